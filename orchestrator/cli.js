@@ -1,0 +1,171 @@
+'use strict';
+// The orchestrate command: builds the commander program; bin/orchestrate.js calls main(argv).
+const fs = require('node:fs');
+const path = require('node:path');
+const { Command, Option, InvalidArgumentError, CommanderError } = require('commander');
+const { resolveConfig } = require('./config');
+const { ClassicsError, UsageError } = require('./errors');
+const { discoverScenarios, selectScenarios, SIZE_NAMES } = require('./scenarios');
+const { parseServerSpecs, ACCEPTED } = require('./servers/spec');
+const { checkReachable } = require('./servers/start');
+const { installSignalHandlers, cleanupAll } = require('./processes');
+const { createProgress } = require('./progress');
+
+function parsePasses(value) {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Not a whole number of at least 1.');
+  return Number(value);
+}
+
+function parseSeed(value) {
+  if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('Not a whole number from 0 to 4294967295.');
+  return Number(value);
+}
+
+function collect(value, previous) {
+  return previous.concat([value]);
+}
+
+function timestamp() {
+  return new Date().toISOString().replace(/\..*$/, '').replace(/:/g, '-');
+}
+
+/** An --out folder that can be written, or a UsageError. */
+function prepareOutDir(dir) {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+    if (fs.existsSync(path.join(dir, 'results.jsonl'))) {
+      throw new UsageError(`--out ${dir} already holds a results.jsonl: choose another folder`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`--out ${dir} cannot be written: ${err.code || err.message}`);
+  }
+  return dir;
+}
+
+async function runCommand(scenarioNames, opts, config, log) {
+  const scenarios = selectScenarios(discoverScenarios(config.shellDir, config.root), scenarioNames);
+  const specs = parseServerSpecs(opts.server);
+  await checkReachable(specs, config);
+  const out = prepareOutDir(path.resolve(opts.out || path.join(config.runsDir, timestamp())));
+  const { runBenchmarks } = require('./run');
+  const { renderRunReport } = require('./report/render');
+
+  let interrupt = () => {};
+  const removeHandlers = installSignalHandlers((signal) => interrupt(signal));
+  const progress = createProgress();
+  try {
+    log(`results: ${path.relative(process.cwd(), out) || '.'}/results.jsonl`);
+    const { failures } = await runBenchmarks({
+      scenarios,
+      specs,
+      config,
+      progress,
+      options: {
+        size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log,
+        registerInterrupt: (fn) => { interrupt = (signal) => { progress.stop(); fn(signal); }; },
+      },
+    });
+    const report = await renderRunReport(out, scenarios);
+    log(`wrote ${report.files.map((f) => path.join(path.relative(process.cwd(), out) || '.', f)).join(', ')}`);
+    if (failures) log(`${failures} step(s) failed: see the Failures section of summary.md`);
+    return failures ? 1 : 0;
+  } finally {
+    progress.stop();
+    await cleanupAll();
+    removeHandlers();
+  }
+}
+
+async function reportCommand(dir, config, log) {
+  const { renderRunReport } = require('./report/render');
+  const runDir = path.resolve(dir);
+  if (!fs.existsSync(path.join(runDir, 'results.jsonl'))) {
+    throw new UsageError(`${dir} holds no results.jsonl: give the folder of a run (reports/runs/...)`);
+  }
+  const report = await renderRunReport(runDir, discoverScenarios(config.shellDir, config.root));
+  for (const p of report.problems) log(`warning: ${p}`);
+  log(`wrote ${report.files.map((f) => path.join(dir, f)).join(', ')}`);
+  return 0;
+}
+
+async function figuresCommand(opts, config, log) {
+  const { renderFigures } = require('./report/figures');
+  const out = path.resolve(opts.out || config.figuresDir);
+  try { fs.mkdirSync(out, { recursive: true }); fs.accessSync(out, fs.constants.W_OK); } catch (err) {
+    throw new UsageError(`--out ${opts.out} cannot be written: ${err.code || err.message}`);
+  }
+  const files = await renderFigures(out, discoverScenarios(config.shellDir, config.root));
+  log(`wrote ${files.map((f) => path.join(path.relative(process.cwd(), out) || '.', f)).join(', ')}`);
+  return 0;
+}
+
+function listCommand(config, log) {
+  for (const s of discoverScenarios(config.shellDir, config.root)) {
+    log(`${s.name}: ${s.title}`);
+    for (const size of SIZE_NAMES) log(`  ${size.padEnd(7)} ${Object.entries(s.sizes[size]).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  }
+  return 0;
+}
+
+function buildProgram(config, log, setResult) {
+  const program = new Command('orchestrate')
+    .description('Replays classic MongoDB benchmark articles on today\'s servers, beside the published numbers.')
+    .version(require('../package.json').version)
+    .exitOverride();
+
+  program.command('run [scenario...]', { isDefault: true })
+    .description('run scenarios (all by default) on each server, then write summary.md and the charts')
+    .option('--passes <n>', 'passes of each scenario\'s repeated step (default: the size\'s, 21 for power-of-2-sizes)', parsePasses)
+    .option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED} (default: embedded)`, collect, [])
+    .addOption(new Option('--size <size>', 'how much of the article\'s workload to run').choices(SIZE_NAMES).default('quick'))
+    .option('--out <dir>', 'folder for results.jsonl, summary.md and charts (default: reports/runs/<timestamp>)')
+    .option('--seed <n>', 'draw the scripts\' random numbers from a seeded generator (default: Math.random)', parseSeed)
+    .option('--keep-data', 'leave the kit\'s databases on the server after the run')
+    .action(async (names, opts) => setResult(await runCommand(names, opts, config, log)));
+
+  program.command('report <dir>')
+    .description('re-render summary.md and the charts of a run from its results.jsonl')
+    .action(async (dir) => setResult(await reportCommand(dir, config, log)));
+
+  program.command('figures')
+    .description('render the articles\' own figures from their published tables, without a server')
+    .option('--out <dir>', 'folder for the figures (default: reports/figures)')
+    .action(async (opts) => setResult(await figuresCommand(opts, config, log)));
+
+  program.command('list')
+    .description('list the scenarios and their sizes')
+    .action(() => setResult(listCommand(config, log)));
+  return program;
+}
+
+/** Runs the CLI; resolves to the exit code. Errors are one line; DEBUG=classics:* adds the stack. */
+async function main(argv, { env = process.env, log = (line) => process.stdout.write(`${line}\n`) } = {}) {
+  const config = resolveConfig(env);
+  let result = 0;
+  const program = buildProgram(config, log, (code) => { result = code; });
+  try {
+    await program.parseAsync(argv);
+    return result;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // commander has printed its message already
+      return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code) ? 0 : 2;
+    }
+    const debugOn = /classics/.test(env.DEBUG || '');
+    if (err instanceof ClassicsError) {
+      process.stderr.write(`${err.name}: ${err.message}\n`);
+      if (debugOn) process.stderr.write(`${err.stack}\n`);
+      await cleanupAll();
+      return err.exitCode;
+    }
+    process.stderr.write(`error: ${err.message}\n`);
+    if (debugOn) process.stderr.write(`${err.stack}\n`);
+    else process.stderr.write('(set DEBUG=classics:* for the stack)\n');
+    await cleanupAll();
+    return 1;
+  }
+}
+
+module.exports = { main, parsePasses, parseSeed };

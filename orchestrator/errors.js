@@ -1,0 +1,37 @@
+'use strict';
+// One class per failure a user can act on: each carries what went wrong and what to do.
+// cli.js prints `name: message` and exits with exitCode; a stack only with DEBUG=classics:*.
+
+class ClassicsError extends Error {
+  constructor(message, { exitCode = 1, cause } = {}) {
+    super(message, cause ? { cause } : undefined);
+    this.name = this.constructor.name;
+    this.exitCode = exitCode;
+  }
+}
+
+/** Bad input on the command line: nothing has been started. */
+class UsageError extends ClassicsError {
+  constructor(message) { super(message, { exitCode: 2 }); }
+}
+
+/** A scenario folder that does not honour the descriptor contract. */
+class ScenarioError extends ClassicsError {}
+
+/** A server the kit should start did not come up. */
+class ServerStartError extends ClassicsError {}
+
+/** A mongosh script exited non-zero or printed no measurement. */
+class ScriptError extends ClassicsError {
+  constructor(message, { script, server, stderr } = {}) {
+    super(message);
+    this.script = script;
+    this.server = server;
+    this.stderr = stderr;
+  }
+}
+
+/** results.jsonl missing or unreadable. */
+class ResultsError extends ClassicsError {}
+
+module.exports = { ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError };

@@ -1,0 +1,81 @@
+'use strict';
+// Runs one scenario script in the mongosh npm package, the way a user would paste it, with the
+// run's sizes defined before the file by --eval. Lines that are JSON objects with a "scenario"
+// field are measurements; {"progress":n,"of":m} lines move the progress bar; the rest is the
+// script's own output, kept in the step's log.
+const fs = require('node:fs');
+const path = require('node:path');
+const readline = require('node:readline');
+const { spawn } = require('node:child_process');
+const { ScriptError } = require('./errors');
+const { trackChild } = require('./processes');
+const { redactUri } = require('./servers/spec');
+
+const MONGOSH = require.resolve('mongosh/bin/mongosh.js');
+
+/** `var NAME = value;` for each variable, so the script's typeof guards keep them. */
+function defineVariables(vars) {
+  return Object.entries(vars)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => {
+      if (!/^[A-Za-z_$][\w$]*$/.test(k)) throw new Error(`not a variable name: ${k}`);
+      return `var ${k} = ${JSON.stringify(v)};`;
+    })
+    .join(' ');
+}
+
+function parseLine(line) {
+  if (!line.startsWith('{')) return null;
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+/** The first line that looks like the error, for a one-line message. */
+function errorSummary(lines) {
+  const pattern = /(Error|Uncaught|Exception|failed)/;
+  return (lines.find((l) => pattern.test(l)) || lines[lines.length - 1] || 'no output').trim();
+}
+
+function runMongoshScript({ uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
+  const args = [MONGOSH, uri, '--quiet', '--norc', '--eval', defineVariables(vars), '--file', file];
+  const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
+  const child = trackChild(spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }));
+  const measurements = [];
+  const tail = [];
+  const keepTail = (line) => { tail.push(line); if (tail.length > 40) tail.shift(); };
+
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
+    const parsed = parseLine(line);
+    if (parsed && typeof parsed.progress === 'number') return onProgress(parsed.progress, parsed.of);
+    if (log) log.write(`${line}\n`);
+    if (parsed && typeof parsed.scenario === 'string') {
+      measurements.push(parsed);
+      onMeasurement(parsed);
+    } else {
+      keepTail(line);
+    }
+  });
+  readline.createInterface({ input: child.stderr }).on('line', (line) => {
+    if (log) log.write(`[stderr] ${line}\n`);
+    keepTail(line);
+  });
+
+  return new Promise((resolve, reject) => {
+    child.on('error', (err) => reject(new ScriptError(`could not start mongosh: ${err.message}`, { script: file, server })));
+    child.on('close', (code, signal) => {
+      if (log) log.end();
+      const script = path.relative(process.cwd(), file) || file;
+      if (code === 0) return resolve({ measurements, output: tail });
+      const why = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+      reject(new ScriptError(`${script} on server '${server}' ${why}: ${redactUri(errorSummary(tail))}`,
+        { script, server, stderr: tail.join('\n') }));
+    });
+  });
+}
+
+module.exports = { runMongoshScript, defineVariables };

@@ -1,0 +1,100 @@
+'use strict';
+// Everything the kit starts is stopped when it ends: child processes are tracked here, and
+// cleanups (stop a server, remove a temporary folder) run in reverse order of registration,
+// on a normal end, on an error and on SIGINT/SIGTERM. A second signal kills what is left at once.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const debug = require('debug')('classics:processes');
+
+const children = new Set();
+const cleanups = [];
+const tempDirs = new Set();
+
+function trackChild(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Registers fn to run at cleanup; returns a function that unregisters it. */
+function onCleanup(fn) {
+  cleanups.push(fn);
+  return () => {
+    const i = cleanups.indexOf(fn);
+    if (i >= 0) cleanups.splice(i, 1);
+  };
+}
+
+function makeTempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+function removeTempDirs() {
+  for (const dir of tempDirs) {
+    try { fs.rmSync(dir, { recursive: true, force: true }); } catch (err) { debug('rm %s: %s', dir, err.message); }
+    tempDirs.delete(dir);
+  }
+}
+
+function killChildren(signal) {
+  for (const child of children) {
+    try { child.kill(signal); } catch (err) { debug('kill %d: %s', child.pid, err.message); }
+  }
+}
+
+/** Waits for a child to exit, sending SIGKILL after graceMs. */
+function stopChild(child, signal = 'SIGTERM', graceMs = 10000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => { try { child.kill('SIGKILL'); } catch { /* gone */ } }, graceMs);
+    child.once('exit', () => { clearTimeout(timer); resolve(); });
+    try { child.kill(signal); } catch { clearTimeout(timer); resolve(); }
+  });
+}
+
+let cleaning = null;
+/** Runs every cleanup once, newest first; later calls wait for the same run. */
+function cleanupAll() {
+  if (!cleaning) {
+    cleaning = (async () => {
+      while (cleanups.length) {
+        const fn = cleanups.pop();
+        try { await fn(); } catch (err) { debug('cleanup: %s', err.message); }
+      }
+      killChildren('SIGKILL');
+      removeTempDirs();
+    })();
+  }
+  return cleaning;
+}
+
+/**
+ * SIGINT/SIGTERM: onSignal(signal) lets the run stop and flush; then everything is cleaned up
+ * and the process exits 130/143. A second signal skips the graceful part.
+ */
+function installSignalHandlers(onSignal = () => {}) {
+  let received = 0;
+  const handler = (signal) => {
+    received += 1;
+    const code = signal === 'SIGINT' ? 130 : 143;
+    if (received > 1) {
+      killChildren('SIGKILL');
+      removeTempDirs();
+      process.exit(code);
+    }
+    process.stderr.write(`\n${signal}: stopping the servers and scripts the kit started...\n`);
+    Promise.resolve()
+      .then(() => onSignal(signal))
+      .then(cleanupAll, cleanupAll)
+      .finally(() => process.exit(code));
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  process.on('exit', () => { killChildren('SIGKILL'); removeTempDirs(); });
+  return () => { process.off('SIGINT', handler); process.off('SIGTERM', handler); };
+}
+
+module.exports = { trackChild, onCleanup, makeTempDir, stopChild, cleanupAll, installSignalHandlers, killChildren };

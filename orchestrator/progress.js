@@ -1,0 +1,42 @@
+'use strict';
+// Progress on long steps: a bar on a terminal (cli-progress), one line per finished step elsewhere
+// (CI logs, pipes), always on stderr so stdout stays the kit's own lines.
+const cliProgress = require('cli-progress');
+
+function formatSeconds(ms) {
+  return ms < 10000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
+function createProgress({ stream = process.stderr, interactive = Boolean(process.stderr.isTTY) } = {}) {
+  let bar = null;
+  let label = '';
+  let started = 0;
+  return {
+    startStep(stepLabel, total = 1) {
+      label = stepLabel;
+      started = Date.now();
+      if (!interactive) return;
+      bar = new cliProgress.SingleBar({
+        stream,
+        format: '{label} |{bar}| {percentage}% {value}/{total} ops {duration_formatted}',
+        hideCursor: true,
+        clearOnComplete: true,
+      }, cliProgress.Presets.shades_classic);
+      bar.start(total, 0, { label });
+    },
+    update(done, total) {
+      if (!bar) return;
+      if (total !== undefined && total !== bar.getTotal()) bar.setTotal(total);
+      bar.update(done);
+    },
+    endStep(outcome = 'done') {
+      if (bar) { bar.stop(); bar = null; }
+      stream.write(`${label} · ${outcome} in ${formatSeconds(Date.now() - started)}\n`);
+    },
+    stop() {
+      if (bar) { bar.stop(); bar = null; }
+    },
+  };
+}
+
+module.exports = { createProgress, formatSeconds };

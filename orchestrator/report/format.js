@@ -1,0 +1,26 @@
+'use strict';
+
+const FORMATS = {
+  int: (v) => Math.round(v).toLocaleString('en-US'),
+  fixed1: (v) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+  fixed2: (v) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  raw: (v) => String(v),
+};
+
+/** A value for a table cell: '–' where nothing was measured. */
+function formatValue(value, format = 'raw') {
+  if (value === undefined || value === null || Number.isNaN(value)) return '–';
+  if (typeof value !== 'number') return String(value);
+  return (FORMATS[format] || FORMATS.raw)(value);
+}
+
+function formatBytes(bytes) {
+  if (!Number.isFinite(bytes)) return '–';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u += 1; }
+  return `${v.toFixed(u ? 1 : 0)} ${units[u]}`;
+}
+
+module.exports = { formatValue, formatBytes };

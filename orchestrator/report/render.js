@@ -1,0 +1,132 @@
+'use strict';
+// summary.md and the charts of a run, from results.jsonl alone (and the scenarios' descriptors
+// and published data), so `orchestrate report DIR` gives what the run itself wrote.
+const fs = require('node:fs');
+const path = require('node:path');
+const { readResults } = require('../results');
+const { pivotTable, toMarkdown, tableGroups } = require('./tables');
+const { chartConfig, renderChart } = require('./charts');
+const { formatValue, formatBytes } = require('./format');
+
+function sizeText(params) {
+  return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
+}
+
+function noteValue(value) {
+  if (value && typeof value === 'object') return [value.outcome, value.reason].filter(Boolean).join(': ');
+  return String(value);
+}
+
+function describeRun(run, servers) {
+  const m = run.machine || {};
+  const lines = [
+    `Started ${run.startedAt}; size **${run.params.size}**; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
+    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, mongosh ${run.mongosh}, driver ${run.driver}.`,
+    `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
+    '',
+    '| server | what | version | storage | started by the kit |',
+    '|---|---|---|---|---|',
+    ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
+  ];
+  return lines.join('\n');
+}
+
+function onceStepTable(scenario, records) {
+  const once = new Set(scenario.steps.filter((s) => s.repeat === 'once').map((s) => s.name));
+  const rows = records.filter((r) => once.has(r.step));
+  if (!rows.length) return '';
+  const header = '| step | collection | ms | hr ms | count | size |\n|---|---|---:|---:|---:|---:|';
+  const body = rows.map((r) => `| ${r.step} | ${r.collection ?? '–'} | ${formatValue(r.ms, 'int')} | ${formatValue(r.hrMs, 'fixed1')} | ${formatValue(r.count, 'int')} | ${formatValue(r.size, 'int')} |`);
+  return [header, ...body].join('\n');
+}
+
+function notesFor(scenario, records) {
+  return (scenario.notes || []).map((note) => {
+    const values = [...new Set(records.filter((r) => r[note.field] !== undefined && r[note.field] !== null).map((r) => noteValue(r[note.field])))];
+    return values.length ? `- ${note.label}: ${values.join('; ')}` : null;
+  }).filter(Boolean).join('\n');
+}
+
+function countCheckText(records) {
+  const checked = records.filter((r) => r.countOk !== undefined);
+  const bad = checked.filter((r) => r.countOk === false);
+  if (!checked.length) return '';
+  if (!bad.length) return `Counts: after every step each collection held exactly the documents the scripts wrote (${checked.length} checks).`;
+  return `**Count mismatches** (collection count vs the scripts' inserts minus removes):\n${bad.map((r) => `- ${r.step} ${r.pass}, ${r.collection}: ${r.count} counted, ${r.expectedCount} expected`).join('\n')}`;
+}
+
+async function renderScenario({ scenario, run, serverRecords, measurements, outDir }) {
+  const published = scenario.loadPublished();
+  const records = measurements.filter((r) => r.scenario === scenario.name);
+  const measured = new Map();
+  for (const s of serverRecords) {
+    const rs = records.filter((r) => r.server === s.server);
+    if (rs.length) measured.set(s.server, rs);
+  }
+  const sameScale = run.params.size === 'article';
+  const runSize = run.params.sizes?.[scenario.name] || scenario.sizes[run.params.size];
+  const parts = [
+    `## ${scenario.name}: ${scenario.title}`,
+    `Article: “${scenario.article.title}” (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
+    sameScale
+      ? `Run at the article's size (${sizeText(runSize)}).`
+      : `Run at the **${run.params.size}** size (${sizeText(runSize)}, ${run.params.passes?.[scenario.name]} passes); the article's columns are at its own size (${sizeText(published.sizes)}): compare shapes and ratios, not absolute values.`,
+  ];
+  const files = [];
+  for (const [server, rs] of measured) {
+    const s = serverRecords.find((x) => x.server === server);
+    parts.push(`### ${server}: ${s.product} ${s.version}${s.engine ? ` on ${s.engine}` : ''}`);
+    const notes = notesFor(scenario, rs);
+    if (notes) parts.push(notes);
+    const once = onceStepTable(scenario, rs);
+    if (once) parts.push(once);
+    for (const table of scenario.tables) {
+      parts.push(`**${table.title}**`, toMarkdown(pivotTable(table, rs, published.records, tableGroups(scenario, table))));
+    }
+    const counts = countCheckText(rs);
+    if (counts) parts.push(counts);
+  }
+  if (!measured.size) parts.push('_No measurement of this scenario was recorded._');
+  for (const chart of scenario.charts) {
+    const file = `${scenario.name}-${chart.id}.png`;
+    const config = chartConfig({
+      spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
+      subtitle: sameScale ? 'measured (solid) and article (dashed)' : `measured at the ${run.params.size} size (solid, left axis); article at its own size (dashed, right axis)`,
+    });
+    fs.writeFileSync(path.join(outDir, file), await renderChart(config));
+    files.push(file);
+    parts.push(`![${chart.title}](${file})`);
+  }
+  return { markdown: parts.join('\n\n'), files };
+}
+
+/** Writes summary.md and every chart into runDir; returns what it wrote and any problems. */
+async function renderRunReport(runDir, scenarios) {
+  const { records, problems } = readResults(path.join(runDir, 'results.jsonl'));
+  const run = records.find((r) => r.type === 'run');
+  if (!run) throw new Error(`${runDir}/results.jsonl has no run header line`);
+  const serverRecords = records.filter((r) => r.type === 'server');
+  const measurements = records.filter((r) => r.type === 'measurement');
+  const failures = records.filter((r) => r.type === 'failure');
+  const end = records.find((r) => r.type === 'end');
+
+  const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
+  if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
+  else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
+  const files = [];
+  for (const name of run.params.scenarios) {
+    const scenario = scenarios.find((s) => s.name === name);
+    if (!scenario) { parts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
+    const out = await renderScenario({ scenario, run, serverRecords, measurements, outDir: runDir });
+    parts.push(out.markdown);
+    files.push(...out.files);
+  }
+  if (failures.length) {
+    parts.push('## Failures', ...failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`));
+  }
+  if (problems.length) parts.push('## Problems reading results.jsonl', ...problems.map((p) => `- ${p}`));
+  fs.writeFileSync(path.join(runDir, 'summary.md'), `${parts.join('\n\n')}\n`);
+  return { files: ['summary.md', ...files], problems, failures: failures.length };
+}
+
+module.exports = { renderRunReport };

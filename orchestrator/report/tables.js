@@ -1,0 +1,62 @@
+'use strict';
+// The article's table, measured beside published: a pivot of records on a row field (pass) and
+// a group field (collection), each column measured and, where the article has it, published.
+const { formatValue } = require('./format');
+
+/** Whether a record belongs to a table or chart: its step, and every field of its `where`. */
+function matches(record, spec) {
+  if (spec.step && record.step !== spec.step) return false;
+  return Object.entries(spec.where || {}).every(([k, v]) => record[k] === v);
+}
+
+function uniqueSorted(values) {
+  return [...new Set(values)].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
+}
+
+/**
+ * @param spec      a descriptor table: { title, step?, where?, row, group, columns: [{ field, label, published, format }] }
+ * @param measured  measurement records of one server
+ * @param published the article's records (same field names), or []
+ * @param groups    the group values in order (the descriptor's collections)
+ * @returns {{ header: string[], rows: string[][] }}
+ */
+function pivotTable(spec, measured, published, groups) {
+  const pick = (records) => records.filter((r) => matches(r, spec));
+  const m = pick(measured);
+  const p = pick(published);
+  // Rows the run measured; the article's other rows belong to `orchestrate figures`.
+  const rowKeys = uniqueSorted((m.length ? m : p).map((r) => r[spec.row]));
+  const find = (records, row, group) => records.find((r) => r[spec.row] === row && r[spec.group] === group);
+
+  const header = [spec.row];
+  for (const group of groups) {
+    for (const col of spec.columns) {
+      if (col.published) header.push(`${group} ${col.label} (article)`);
+      header.push(`${group} ${col.label}`);
+    }
+  }
+  const rows = rowKeys.map((row) => {
+    const cells = [String(row)];
+    for (const group of groups) {
+      for (const col of spec.columns) {
+        if (col.published) cells.push(formatValue(find(p, row, group)?.[col.field], col.format));
+        cells.push(formatValue(find(m, row, group)?.[col.field], col.format));
+      }
+    }
+    return cells;
+  });
+  return { header, rows };
+}
+
+/** A table's column groups: its own `groups`, else the scenario's collections. */
+function tableGroups(scenario, spec) {
+  return spec.groups || scenario.collections;
+}
+
+function toMarkdown({ header, rows }) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  const align = header.map((_, i) => (i === 0 ? '---' : '---:'));
+  return [line(header), line(align), ...rows.map(line)].join('\n');
+}
+
+module.exports = { pivotTable, toMarkdown, matches, tableGroups };

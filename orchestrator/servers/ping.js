@@ -1,0 +1,15 @@
+'use strict';
+const { MongoClient } = require('mongodb');
+
+/** Connects, pings and closes: resolves when a server answers within timeoutMs. */
+async function pingServer(uri, timeoutMs) {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
+  try {
+    await client.connect();
+    await client.db('admin').command({ ping: 1 });
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+module.exports = { pingServer };

@@ -1,0 +1,78 @@
+'use strict';
+// Starts (or reaches) the server a spec names and says what it is.
+const debug = require('debug')('classics:servers');
+const { UsageError, ServerStartError } = require('../errors');
+const { onCleanup } = require('../processes');
+const { startMongod } = require('./mongod');
+const { startFerretDB } = require('./ferretdb');
+const { findPostgresBinDir } = require('./postgres');
+const { pingServer } = require('./ping');
+const { redactUri } = require('./spec');
+
+function hasPostgres(config) {
+  try { findPostgresBinDir(config.postgresBinDir); return true; } catch { return false; }
+}
+
+/**
+ * embedded: a mongod where one can be had, else FerretDB on PostgreSQL (SQLite scans the
+ * collection on every update by integer _id, far too slow for the quick size), else on SQLite.
+ */
+async function startEmbedded(ctx) {
+  try {
+    const mongod = await startMongod({ config: ctx.config });
+    ctx.log(`embedded: ${mongod.description} from mongodb-memory-server`);
+    return mongod;
+  } catch (err) {
+    const backend = hasPostgres(ctx.config) ? 'postgresql' : 'sqlite';
+    const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
+    ctx.log(`embedded: ${server.description}, because ${err.message.replace(/^no mongod could be started: /, 'no mongod could be started (')})`);
+    return server;
+  }
+}
+
+async function startServer(spec, ctx) {
+  let server;
+  switch (spec.kind) {
+    case 'embedded': server = await startEmbedded(ctx); break;
+    case 'mongod': server = await startMongod({ version: spec.version, config: ctx.config }); break;
+    case 'ferretdb': server = await startFerretDB({ ...ctx, backend: spec.backend, name: spec.name }); break;
+    case 'uri': server = { uri: spec.uri, description: redactUri(spec.uri), started: false, stop: async () => {} }; break;
+    default: throw new ServerStartError(`no way to start a server of kind ${spec.kind}`);
+  }
+  const unregister = onCleanup(() => server.stop());
+  const stop = async () => { unregister(); await server.stop(); };
+  debug('%s up at %s', spec.name, redactUri(server.uri));
+  return { ...server, name: spec.name, spec: spec.spec, kind: spec.kind, stop };
+}
+
+/** Every URI server must answer before anything is started: a typo should not cost a run. */
+async function checkReachable(specs, config) {
+  for (const spec of specs.filter((s) => s.kind === 'uri')) {
+    try {
+      await pingServer(spec.uri, config.serverSelectionTimeoutMs);
+    } catch (err) {
+      const what = /auth/i.test(err.message) ? 'refused the credentials' : `did not answer within ${config.serverSelectionTimeoutMs / 1000} s`;
+      throw new UsageError(`server '${spec.name}' at ${redactUri(spec.uri)} ${what}: ${err.message.split('\n')[0]}`);
+    }
+  }
+}
+
+/** Version, storage engine and flavour, read through the driver. */
+async function describeServer(client, server) {
+  const admin = client.db('admin');
+  const build = await admin.command({ buildInfo: 1 });
+  let engine = null;
+  try {
+    const status = await admin.command({ serverStatus: 1 });
+    engine = status.storageEngine?.name || null;
+  } catch { /* FerretDB answers only part of serverStatus */ }
+  const ferretdb = build.ferretdbVersion || (build.ferretdb && build.ferretdb.version) || null;
+  return {
+    product: ferretdb ? 'FerretDB' : 'MongoDB',
+    version: ferretdb || build.version,
+    wireVersion: build.version,
+    engine: engine || server.backend || null,
+  };
+}
+
+module.exports = { startServer, checkReachable, describeServer };
