@@ -1,0 +1,52 @@
+'use strict';
+// Servers for tests come from here. CLASSICS_TEST_URI points the suites that take a URI at a
+// server that is already running instead; a kind that cannot run here gives a reason to skip.
+const fs = require('node:fs');
+const { resolveConfig } = require('../../orchestrator/config');
+const { findPostgresBinDir } = require('../../orchestrator/servers/postgres');
+
+const config = resolveConfig();
+
+/** Why a server kind cannot run on this machine, or null when it can. */
+function unavailableReason(kind) {
+  if (kind === 'ferretdb' || kind === 'ferretdb-pg') {
+    if (!fs.existsSync(config.ferretdbBin)) return `FerretDB is not built at ${config.ferretdbBin} (run npm run setup)`;
+  }
+  if (kind === 'ferretdb-pg') {
+    try { findPostgresBinDir(config.postgresBinDir); } catch (err) { return err.message; }
+  }
+  if (kind === 'mongod') {
+    const bin = process.env.MONGOMS_SYSTEM_BINARY;
+    if (!bin) return 'no mongod binary here: set MONGOMS_SYSTEM_BINARY to a mongod to run this suite (mongodb-memory-server cannot download one on this machine)';
+    if (!fs.existsSync(bin)) return `MONGOMS_SYSTEM_BINARY=${bin} does not exist`;
+  }
+  return null;
+}
+
+/** In a describe(): skips the suite, printing why, when kind cannot run here. */
+function skipUnless(ctx, kind) {
+  const reason = unavailableReason(kind);
+  if (reason) {
+    process.stdout.write(`      skipped (${kind}): ${reason}\n`);
+    ctx.skip();
+  }
+}
+
+/**
+ * Starts a server of a kind through the kit's own code and returns { uri, stop }.
+ * CLASSICS_TEST_URI, when set, is used instead and never stopped.
+ */
+async function startTestServer(kind) {
+  if (process.env.CLASSICS_TEST_URI) return { uri: process.env.CLASSICS_TEST_URI, stop: async () => {} };
+  const { parseServerSpec } = require('../../orchestrator/servers/spec');
+  const { startServer } = require('../../orchestrator/servers/start');
+  const os = require('node:os');
+  const logDir = fs.mkdtempSync(`${os.tmpdir()}/classics-test-logs-`);
+  const server = await startServer(parseServerSpec(kind), { config, logDir, log: () => {} });
+  return {
+    uri: server.uri,
+    stop: async () => { await server.stop(); fs.rmSync(logDir, { recursive: true, force: true }); },
+  };
+}
+
+module.exports = { unavailableReason, skipUnless, startTestServer, config };

@@ -1,0 +1,93 @@
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { loadRun } = require('../helpers/results');
+const { skipUnless } = require('../helpers/servers');
+const { inspectPng } = require('../helpers/png');
+
+const PASSES = 3;
+const COLLECTIONS = ['noPowerOf2Sizes', 'powerOf2Sizes'];
+
+for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
+  describe(`power-of-2-sizes at smoke size on ${server}`, function () {
+    this.timeout(300000);
+    let out;
+    let result;
+    let run;
+
+    before(async function () {
+      skipUnless(this, server);
+      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-p2s-'));
+      result = await invokeOrchestrate(['power-of-2-sizes', '--server', server, '--size', 'smoke', '--passes', String(PASSES), '--out', out]);
+      run = loadRun(out);
+    });
+
+    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+    it('exits 0 and records no failure', () => {
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(run.failures, []);
+      assert.equal(run.end.status, 'ok');
+    });
+
+    it('records the set-up and every pass for each collection', () => {
+      for (const collection of COLLECTIONS) {
+        const passes = run.measurements.filter((m) => m.collection === collection).map((m) => m.pass);
+        assert.deepEqual(passes, [0, ...Array.from({ length: PASSES }, (_, i) => i + 1)]);
+      }
+    });
+
+    it('leaves each collection holding the scripts\' inserts minus their removes', () => {
+      for (const collection of COLLECTIONS) {
+        const ms = run.measurements.filter((m) => m.collection === collection);
+        const tally = ms.reduce((n, m) => n + m.inserted - m.removed, 0);
+        assert.equal(ms.at(-1).count, tally, `${collection}: count ${ms.at(-1).count}, tally ${tally}`);
+        assert.equal(ms[0].inserted, 1001, 'smoke size inserts 1,001 documents');
+        assert.ok(ms.every((m) => m.countOk), 'every step passed the orchestrator\'s count check');
+      }
+    });
+
+    it('measures positive sizes and times, Date sums beside high-resolution sums', () => {
+      for (const m of run.measurements) {
+        assert.ok(m.size > 0 && m.storageSize > 0, `size of ${m.collection} pass ${m.pass}`);
+        assert.ok(Number.isInteger(m.ms) && m.ms >= 0);
+        assert.ok(m.hrMs > 0);
+      }
+    });
+
+    it('says which push operator and which usePowerOf2Sizes outcome the server gave', () => {
+      const passes = run.measurements.filter((m) => m.step === 'pass');
+      assert.ok(passes.every((m) => ['$pushAll', '$push/$each'].includes(m.pushOperator)));
+      const setup = run.measurements.find((m) => m.step === 'setup' && m.collection === 'powerOf2Sizes');
+      assert.ok(['applied', 'ignored', 'refused'].includes(setup.usePowerOf2Sizes.outcome));
+    });
+
+    it('records the server and the test bed in the results', () => {
+      assert.equal(run.servers.length, 1);
+      assert.ok(run.servers[0].version);
+      assert.ok(run.run.machine.cores >= 1);
+      assert.equal(run.run.params.size, 'smoke');
+    });
+
+    it('writes summary.md with the table and both charts as real PNGs', async () => {
+      const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
+      assert.match(summary, /\| pass \| noPowerOf2Sizes ms \(article\) \| noPowerOf2Sizes ms \|/);
+      assert.match(summary, /\| 3 \| 20,690 \| \d/);
+      for (const chart of ['time-per-pass', 'size-per-pass']) {
+        const png = await inspectPng(fs.readFileSync(path.join(out, `power-of-2-sizes-${chart}.png`)));
+        assert.deepEqual([png.width, png.height], [1000, 560]);
+        assert.ok(png.distinctColours > 10, `${chart} is not blank`);
+      }
+    });
+
+    it('leaves no process it started running', () => {
+      const { execFileSync } = require('node:child_process');
+      const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+      assert.ok(!ps.split('\n').some((l) => l.includes(out)), 'a process still names the run folder');
+      assert.ok(!/classics-ferretdb-|classics-pg-/.test(ps), 'a FerretDB or PostgreSQL of the kit is still running');
+    });
+  });
+}
