@@ -64,7 +64,16 @@ async function runCommand(scenarioNames, opts, config, log) {
       progress,
       options: {
         size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log,
-        registerInterrupt: (fn) => { interrupt = (signal) => { progress.stop(); fn(signal); }; },
+        registerInterrupt: (fn) => {
+          interrupt = async (signal) => {
+            progress.stop();
+            fn(signal);
+            // what was measured before the signal still gets its summary and charts
+            await renderRunReport(out, scenarios).then(
+              () => log(`wrote what was measured so far to ${out}/summary.md`),
+              (err) => log(`could not render the report: ${err.message}`));
+          };
+        },
       },
     });
     const report = await renderRunReport(out, scenarios);
@@ -101,6 +110,21 @@ async function figuresCommand(opts, config, log) {
   return 0;
 }
 
+/** Starts one server and keeps it until Ctrl-C, so a user can paste the scripts into mongosh. */
+async function serveCommand(specText, config, log) {
+  const { startServer } = require('./servers/start');
+  const [spec] = parseServerSpecs([specText || 'embedded']);
+  if (spec.kind === 'uri') throw new UsageError('serve starts a server: give embedded, mongod, mongod@VERSION, ferretdb or ferretdb-pg');
+  const logDir = require('./processes').makeTempDir('classics-serve-logs-');
+  const stopped = new Promise((resolve) => { installSignalHandlers(resolve); });
+  const server = await startServer(spec, { config, logDir, log });
+  log(`${spec.name}: ${server.description} at ${server.uri}`);
+  log(`try: npx mongosh ${server.uri} --eval 'var DOCS=1001' --file shell/power-of-2-sizes/setup.js`);
+  log('Ctrl-C stops it and removes its data.');
+  await stopped;
+  return 0;
+}
+
 function listCommand(config, log) {
   for (const s of discoverScenarios(config.shellDir, config.root)) {
     log(`${s.name}: ${s.title}`);
@@ -133,6 +157,10 @@ function buildProgram(config, log, setResult) {
     .description('render the articles\' own figures from their published tables, without a server')
     .option('--out <dir>', 'folder for the figures (default: reports/figures)')
     .action(async (opts) => setResult(await figuresCommand(opts, config, log)));
+
+  program.command('serve [spec]')
+    .description('start one server (default: embedded) and keep it until Ctrl-C, to paste the scripts into mongosh')
+    .action(async (spec) => setResult(await serveCommand(spec, config, log)));
 
   program.command('list')
     .description('list the scenarios and their sizes')

@@ -15,7 +15,8 @@ function resolveConfig(env = process.env) {
     mongodSystemBinary: env.MONGOMS_SYSTEM_BINARY || null,
     // mongodb-memory-server's own download; the kit only bounds how long it may take.
     mongodDownloadTimeoutMs: Number(env.CLASSICS_MONGOD_TIMEOUT_MS || 120000),
-    serverSelectionTimeoutMs: 10000,
+    // an unreachable server must fail the whole command within 10 s
+    serverSelectionTimeoutMs: 8000,
     dbPrefix: 'classics_',
   };
 }

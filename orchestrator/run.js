@@ -71,6 +71,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         }
         progress.endStep('done');
       } catch (err) {
+        if (options.isInterrupted?.()) return failures; // the signal stopped it: not a failure of the step
         progress.endStep('FAILED');
         failures += 1;
         results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: step.name, pass, error: errorText(err) });
@@ -120,6 +121,7 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   fs.mkdirSync(logDir, { recursive: true });
   const results = new ResultsLog(path.join(options.out, 'results.jsonl'));
   const state = { results, interrupted: false };
+  options.isInterrupted = () => state.interrupted;
   options.registerInterrupt?.((signal) => {
     state.interrupted = true;
     results.append({ type: 'end', finishedAt: new Date().toISOString(), status: 'interrupted', signal });

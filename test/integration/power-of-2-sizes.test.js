@@ -7,6 +7,7 @@ const { invokeOrchestrate } = require('../helpers/cli');
 const { loadRun } = require('../helpers/results');
 const { skipUnless } = require('../helpers/servers');
 const { inspectPng } = require('../helpers/png');
+const { newTag, processesWithTag } = require('../helpers/processes');
 
 const PASSES = 3;
 const COLLECTIONS = ['noPowerOf2Sizes', 'powerOf2Sizes'];
@@ -17,11 +18,12 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
     let out;
     let result;
     let run;
+    const tag = newTag();
 
     before(async function () {
       skipUnless(this, server);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-p2s-'));
-      result = await invokeOrchestrate(['power-of-2-sizes', '--server', server, '--size', 'smoke', '--passes', String(PASSES), '--out', out]);
+      result = await invokeOrchestrate(['power-of-2-sizes', '--server', server, '--size', 'smoke', '--passes', String(PASSES), '--out', out], { env: tag });
       run = loadRun(out);
     });
 
@@ -84,10 +86,7 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
     });
 
     it('leaves no process it started running', () => {
-      const { execFileSync } = require('node:child_process');
-      const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
-      assert.ok(!ps.split('\n').some((l) => l.includes(out)), 'a process still names the run folder');
-      assert.ok(!/classics-ferretdb-|classics-pg-/.test(ps), 'a FerretDB or PostgreSQL of the kit is still running');
+      assert.deepEqual(processesWithTag(tag), []);
     });
   });
 }

@@ -1,0 +1,49 @@
+'use strict';
+// Bad input: one line naming the problem and what is accepted, exit code 2, no stack trace,
+// nothing started (mocha's invalid-arguments.spec asserts the message, not just the code).
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { newTag, processesWithTag } = require('../helpers/processes');
+
+const unwritable = path.join(os.tmpdir(), `classics-not-a-dir-${process.pid}`);
+
+const cases = [
+  [['--passes', '0'], /--passes.*Not a whole number of at least 1/],
+  [['--passes', '-3'], /--passes.*Not a whole number of at least 1/],
+  [['--passes', 'many'], /--passes.*Not a whole number of at least 1/],
+  [['--size', 'huge'], /Allowed choices are smoke, quick, article/],
+  [['no-such-scenario'], /unknown scenario 'no-such-scenario' \(known: .*power-of-2-sizes/],
+  [['--server', 'oracle'], /unknown server spec 'oracle' \(accepted: embedded, mongod/],
+  [['--server', 'x=postgres://h/db'], /'x': 'postgres:\/\/h\/db' is not a mongodb:\/\/ or mongodb\+srv:\/\/ URI/],
+  [['--server', 'x=mongodb://'], /malformed URI/],
+  [['--server', 'x=mongodb://alice:s3cret@127.0.0.1:1/'], /server 'x' at mongodb:\/\/alice:\*\*\*\*@127\.0\.0\.1:1\/ did not answer within 8 s/],
+  [['--out', path.join(unwritable, 'sub')], /--out .* cannot be written/],
+  [['--seed', 'abc'], /--seed.*Not a whole number/],
+  [['report', path.join(os.tmpdir(), 'classics-no-such-run')], /holds no results\.jsonl/],
+  [['--bogus'], /unknown option '--bogus'/],
+];
+
+describe('bad input', function () {
+  this.timeout(30000);
+  before(() => fs.writeFileSync(unwritable, 'a file where --out expects a folder'));
+  after(() => fs.rmSync(unwritable, { force: true }));
+
+  for (const [args, message] of cases) {
+    it(`orchestrate ${args.join(' ')}`, async () => {
+      const tag = newTag();
+      const started = Date.now();
+      const { code, stdout, stderr } = await invokeOrchestrate(args, { env: tag });
+      assert.equal(code, 2, `exit code; stderr: ${stderr}`);
+      const lines = stderr.trim().split('\n');
+      assert.equal(lines.length, 1, `one line, got:\n${stderr}`);
+      assert.match(lines[0], message);
+      assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
+      assert.doesNotMatch(stdout + stderr, /s3cret/, 'no password');
+      assert.ok(Date.now() - started < 15000, 'answers within 15 s');
+      assert.deepEqual(processesWithTag(tag), [], 'nothing left running');
+    });
+  }
+});

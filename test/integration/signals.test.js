@@ -1,0 +1,79 @@
+'use strict';
+// Ctrl-C in the middle of a run: results kept and marked, every process the kit started stopped.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { loadRun } = require('../helpers/results');
+const { skipUnless } = require('../helpers/servers');
+const { newTag, processesWithTag } = require('../helpers/processes');
+
+function waitFor(predicate, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (predicate()) return resolve();
+      if (Date.now() > deadline) return reject(new Error('timed out waiting'));
+      setTimeout(tick, 200);
+    };
+    tick();
+  });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  describe(`${signal} during a run on ferretdb-pg`, function () {
+    this.timeout(180000);
+    let out;
+    let result;
+    let running;
+    const tag = newTag();
+
+    before(async function () {
+      skipUnless(this, 'ferretdb-pg');
+      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal-'));
+      const results = path.join(out, 'results.jsonl');
+      result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '20', '--out', out], {
+        env: tag,
+        onSpawn: (child) => {
+          waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
+            .then(() => {
+              running = processesWithTag(tag);
+              child.kill(signal);
+            }, () => child.kill('SIGKILL'));
+        },
+      });
+    });
+
+    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+    it(`exits with ${signal === 'SIGINT' ? 130 : 143}`, () => {
+      assert.equal(result.code, signal === 'SIGINT' ? 130 : 143, result.stderr);
+    });
+
+    it('had started a FerretDB and a PostgreSQL, and none of them is left', () => {
+      assert.ok(running.some((p) => /ferretdb/.test(p.cmd)), 'FerretDB was running');
+      assert.ok(running.some((p) => /postgres/.test(p.cmd)), 'PostgreSQL was running');
+      assert.deepEqual(processesWithTag(tag), []);
+    });
+
+    it('keeps every measurement taken and marks the run interrupted', () => {
+      const run = loadRun(out);
+      assert.deepEqual(run.problems, []);
+      assert.ok(run.measurements.some((m) => m.step === 'pass'));
+      assert.equal(run.end.status, 'interrupted');
+      assert.equal(run.end.signal, signal);
+      assert.deepEqual(run.failures, [], 'the stopped step is not counted as a failure');
+    });
+
+    it('still writes the summary of what it measured', () => {
+      assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /This run was interrupted/);
+    });
+
+    it('removes its temporary folders', () => {
+      const leftovers = running.flatMap((p) => (/(\/tmp\/classics-(?:pg|ferretdb)-\w+)/.exec(p.cmd) || []).slice(1));
+      assert.ok(leftovers.length > 0, 'the processes named their folders');
+      for (const dir of leftovers) assert.ok(!fs.existsSync(dir), `${dir} is gone`);
+    });
+  });
+}

@@ -1,0 +1,48 @@
+'use strict';
+const assert = require('node:assert/strict');
+const { parseServerSpec, parseServerSpecs, redactUri } = require('../../orchestrator/servers/spec');
+const { UsageError } = require('../../orchestrator/errors');
+
+describe('server specs', () => {
+  const accepted = [
+    ['embedded', { kind: 'embedded', name: 'embedded' }],
+    ['mongod', { kind: 'mongod', version: null, name: 'mongod' }],
+    ['mongod@7.0.14', { kind: 'mongod', version: '7.0.14', name: 'mongod@7.0.14' }],
+    ['ferretdb', { kind: 'ferretdb', backend: 'sqlite', name: 'ferretdb' }],
+    ['ferretdb-pg', { kind: 'ferretdb', backend: 'postgresql', name: 'ferretdb-pg' }],
+    ['prod=mongodb://db.example:27017/?tls=true', { kind: 'uri', name: 'prod', uri: 'mongodb://db.example:27017/?tls=true' }],
+    ['atlas=mongodb+srv://u:p@cluster0.example.net/', { kind: 'uri', name: 'atlas', uri: 'mongodb+srv://u:p@cluster0.example.net/' }],
+  ];
+  for (const [text, expected] of accepted) {
+    it(`accepts ${text}`, () => {
+      const spec = parseServerSpec(text);
+      for (const [k, v] of Object.entries(expected)) assert.deepEqual(spec[k], v, k);
+    });
+  }
+
+  const refused = [
+    ['foo', /unknown server spec 'foo' \(accepted: embedded/],
+    ['mongod@latest', /unknown server spec/],
+    ['x=http://host', /not a mongodb:\/\/ or mongodb\+srv:\/\/ URI/],
+    ['x=mongodb://', /malformed URI/],
+    ['bad name=mongodb://h', /unknown server spec/],
+  ];
+  for (const [text, message] of refused) {
+    it(`refuses ${text} with a UsageError`, () => {
+      assert.throws(() => parseServerSpec(text), (err) => err instanceof UsageError && message.test(err.message) && err.exitCode === 2);
+    });
+  }
+
+  it('defaults to embedded and refuses two servers of one name', () => {
+    assert.deepEqual(parseServerSpecs([]).map((s) => s.name), ['embedded']);
+    assert.throws(() => parseServerSpecs(['ferretdb', 'ferretdb']), /two servers are named 'ferretdb'/);
+  });
+
+  it('never shows a password, in specs or in messages', () => {
+    assert.equal(redactUri('mongodb://alice:s3cret@h:1/db'), 'mongodb://alice:****@h:1/db');
+    assert.equal(redactUri('mongodb+srv://alice:s3cret@c.example.net'), 'mongodb+srv://alice:****@c.example.net');
+    assert.equal(redactUri('mongodb://h:1/db'), 'mongodb://h:1/db');
+    assert.equal(parseServerSpec('p=mongodb://alice:s3cret@h:1/').spec, 'p=mongodb://alice:****@h:1/');
+    assert.throws(() => parseServerSpec('p=mongodb://alice:s3cret@'), (err) => !err.message.includes('s3cret'));
+  });
+});
