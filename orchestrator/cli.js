@@ -1,6 +1,7 @@
 'use strict';
 // The orchestrate command: builds the commander program; bin/orchestrate.js calls main(argv).
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { Command, Option, InvalidArgumentError, CommanderError } = require('commander');
 const { resolveConfig } = require('./config');
@@ -64,6 +65,7 @@ async function runCommand(scenarioNames, opts, config, log) {
       progress,
       options: {
         size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log,
+        workers: opts.workers, baselines: opts.baseline,
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
             progress.stop();
@@ -142,10 +144,12 @@ function buildProgram(config, log, setResult) {
   program.command('run [scenario...]', { isDefault: true })
     .description('run scenarios (all by default) on each server, then write summary.md and the charts')
     .option('--passes <n>', 'passes of each scenario\'s repeated step (default: the size\'s, 21 for power-of-2-sizes)', parsePasses)
-    .option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED} (default: embedded)`, collect, [])
+    .addOption(new Option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED}`).argParser(collect).default([], 'embedded'))
     .addOption(new Option('--size <size>', 'how much of the article\'s workload to run').choices(SIZE_NAMES).default('quick'))
     .option('--out <dir>', 'folder for results.jsonl, summary.md and charts (default: reports/runs/<timestamp>)')
     .option('--seed <n>', 'draw the scripts\' random numbers from a seeded generator (default: Math.random)', parseSeed)
+    .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
+    .option('--no-baseline', 'skip the SQL baselines (the log-inserts article\'s SQL Server row)')
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
     .action(async (names, opts) => setResult(await runCommand(names, opts, config, log)));
 

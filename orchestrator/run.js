@@ -11,6 +11,7 @@ const { runMongoshScript } = require('./mongosh');
 const { readCollectionStats } = require('./collectionStats');
 const { ResultsLog } = require('./results');
 const { describeTestBed } = require('./testBed');
+const { runSqlBaseline } = require('./baseline');
 
 /** The script variables and pass count a scenario runs with at a size. */
 function scenarioPlan(scenario, size, passesOverride) {
@@ -26,6 +27,60 @@ function scenarioPlan(scenario, size, passesOverride) {
 
 function safeFileName(text) {
   return text.replace(/[^A-Za-z0-9_.-]+/g, '_');
+}
+
+/**
+ * Runs a step's script once, or, for a step with `workers`, as that many shells at once: each
+ * gets WORKER, WORKERS and START_AT (a wall-clock instant all of them wait for, so shell
+ * start-up is not timed) and prints its own line with startedAt/endedAt. Lines of one key are
+ * combined: ms spans the first start to the last end; counts are summed.
+ */
+async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results }) {
+  const run = (extra, suffix = '') => runMongoshScript({
+    uri: server.uri,
+    file: scenario.scriptPath(step),
+    vars: { ...vars, ...extra },
+    server: server.name,
+    logFile: logFile.replace(/\.log$/, `${suffix}.log`),
+    onProgress: suffix ? () => {} : (done, total) => progress.update(done, total),
+  });
+  if (!step.workers) return (await run({})).measurements;
+
+  const workers = step.workers === 'cores' ? options.workers : step.workers;
+  const startAt = Date.now() + 3000 + 400 * workers;
+  const outputs = await Promise.all(Array.from({ length: workers }, (_, i) => run({ WORKER: i, WORKERS: workers, START_AT: startAt }, `-worker${i}`)));
+  const lines = outputs.flatMap((o) => o.measurements);
+  for (const line of lines) results.append({ type: 'worker', ...line, scenario: scenario.name, server: server.name, step: step.name });
+  return combineWorkerLines(lines, step.combineBy || ['collection']);
+}
+
+function overlaps(spans) {
+  const latestStart = Math.max(...spans.map(([s]) => s));
+  const earliestEnd = Math.min(...spans.map(([, e]) => e));
+  return latestStart < earliestEnd;
+}
+
+function combineWorkerLines(lines, keys) {
+  const groups = new Map();
+  for (const line of lines) {
+    const key = JSON.stringify(keys.map((k) => line[k]));
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(line);
+  }
+  return [...groups.values()].map((group) => {
+    const spans = group.map((l) => [l.startedAt, l.endedAt]);
+    const sum = (field) => (group.every((l) => Number.isInteger(l[field])) ? group.reduce((n, l) => n + l[field], 0) : undefined);
+    const { worker, startedAt, endedAt, hrMs, ...first } = group[0];
+    return {
+      ...first,
+      workers: group.length,
+      ms: Math.max(...spans.map(([, e]) => e)) - Math.min(...spans.map(([s]) => s)),
+      inserted: sum('inserted'),
+      removed: sum('removed'),
+      workerSpans: spans,
+      workersOverlapped: group.length > 1 ? overlaps(spans) : null,
+    };
+  });
 }
 
 function errorText(err) {
@@ -44,14 +99,12 @@ async function runScenario({ scenario, server, client, plan, options, results, p
       progress.startStep(label);
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}-${step.name}${pass ? `-${pass}` : ''}.log`));
       try {
-        const { measurements } = await runMongoshScript({
-          uri: server.uri,
-          file: scenario.scriptPath(step),
-          vars: { ...step.vars, DB_NAME: scenario.database, PASS: pass || null, PROGRESS: true, SEED: options.seed ?? null },
-          server: server.name,
-          logFile,
-          onProgress: (done, total) => progress.update(done, total),
-        });
+        const vars = {
+          ...step.vars, DB_NAME: scenario.database, PASS: pass || null, PROGRESS: true, SEED: options.seed ?? null,
+          // scripts may change server-wide settings (a cache size) only on servers the kit started
+          SERVER_OWNED_BY_KIT: Boolean(server.started),
+        };
+        const measurements = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         const stats = {};
         if (step.stats !== false) {
@@ -137,6 +190,7 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
       passes: Object.fromEntries(scenarios.map((s) => [s.name, scenarioPlan(s, options.size, options.passes).passes])),
       sizes: Object.fromEntries(scenarios.map((s) => [s.name, s.sizes[options.size]])),
       seed: options.seed ?? null,
+      workers: options.workers,
       keepData: Boolean(options.keepData),
     },
     ...describeTestBed(),
@@ -146,6 +200,10 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
     if (state.interrupted) break;
     failures += await runOnServer({ spec, scenarios, options, results, progress, logDir, config });
   }
+  for (const scenario of scenarios.filter((s) => s.baseline && options.baselines !== false)) {
+    if (state.interrupted) break;
+    failures += await runSqlBaseline({ scenario, options, results, progress, logDir, config });
+  }
   if (!state.interrupted) {
     results.append({ type: 'end', finishedAt: new Date().toISOString(), status: failures ? 'failed' : 'ok', failures });
     results.close();
@@ -153,4 +211,4 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   return { failures, resultsFile: results.file };
 }
 
-module.exports = { runBenchmarks, scenarioPlan };
+module.exports = { runBenchmarks, scenarioPlan, combineWorkerLines };

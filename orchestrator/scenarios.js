@@ -25,6 +25,8 @@ function descriptorProblems(descriptor, dir) {
     need(REPEATS.includes(step.repeat), `step ${step.name}: repeat must be one of ${REPEATS.join(', ')}`);
     need(typeof step.script === 'string' && fs.existsSync(path.join(dir, step.script)),
       `step ${step.name}: script ${step.script} not found`);
+    need(step.workers === undefined || step.workers === 'cores' || (Number.isInteger(step.workers) && step.workers > 0),
+      `step ${step.name}: workers must be "cores" or a whole number`);
     for (const size of SIZE_NAMES) {
       for (const param of step.params || []) {
         need(descriptor.sizes && descriptor.sizes[size] && Number.isInteger(descriptor.sizes[size][param]),
@@ -47,6 +49,12 @@ function descriptorProblems(descriptor, dir) {
     need(CHART_TYPES.includes(chart.type), `chart ${chart.id}: type must be one of ${CHART_TYPES.join(', ')}`);
   }
   need(fs.existsSync(path.join(dir, 'README.md')), 'README.md is missing');
+  if (descriptor.baseline !== undefined) {
+    const b = descriptor.baseline;
+    need(b && typeof b.server === 'string' && typeof b.label === 'string' && typeof b.module === 'string',
+      'baseline needs server, label and module');
+    need(b && typeof b.module === 'string' && fs.existsSync(path.join(dir, '..', '..', b.module)), `baseline module ${b && b.module} not found`);
+  }
   return problems;
 }
 

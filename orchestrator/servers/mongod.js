@@ -24,11 +24,16 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function startMongod({ version, config }) {
+async function startMongod({ version, compressor, config }) {
   const { MongoMemoryServer } = require('mongodb-memory-server-core');
   const dbPath = makeTempDir('classics-mongod-');
   const options = {
-    instance: { dbPath, storageEngine: 'wiredTiger', ip: '127.0.0.1' },
+    instance: {
+      dbPath,
+      storageEngine: 'wiredTiger',
+      ip: '127.0.0.1',
+      args: compressor ? ['--wiredTigerCollectionBlockCompressor', compressor] : [],
+    },
     binary: version ? { version } : {},
   };
   let server;
@@ -41,7 +46,7 @@ async function startMongod({ version, config }) {
   }
   return {
     uri: server.getUri(),
-    description: `mongod ${server.opts?.binary?.version || version || ''}`.trim(),
+    description: `mongod ${version || ''}${compressor ? ` with ${compressor} block compression` : ''}`.replace(/\s+/g, ' ').trim(),
     started: true,
     stop: () => server.stop({ doCleanup: false, force: false }),
   };

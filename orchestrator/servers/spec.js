@@ -3,15 +3,16 @@
 const { ConnectionString } = require('mongodb-connection-string-url');
 const { UsageError } = require('../errors');
 
-const ACCEPTED = 'embedded, mongod, mongod@VERSION, ferretdb, ferretdb-pg, or NAME=mongodb://HOST...';
+const ACCEPTED = 'embedded, mongod, mongod@VERSION, mongod:zstd, ferretdb, ferretdb-pg, or NAME=mongodb://HOST...';
 
 function parseServerSpec(text) {
   const spec = String(text).trim();
   if (spec === 'embedded') return { kind: 'embedded', name: 'embedded', spec };
   if (spec === 'ferretdb') return { kind: 'ferretdb', backend: 'sqlite', name: 'ferretdb', spec };
   if (spec === 'ferretdb-pg') return { kind: 'ferretdb', backend: 'postgresql', name: 'ferretdb-pg', spec };
-  const mongod = /^mongod(?:@(\d+\.\d+\.\d+(?:-[\w.]+)?))?$/.exec(spec);
-  if (mongod) return { kind: 'mongod', version: mongod[1] || null, name: spec, spec };
+  // mongod:zstd creates collections with the zstd block compressor, today's stand-in for TokuMX
+  const mongod = /^mongod(?:@(\d+\.\d+\.\d+(?:-[\w.]+)?))?(?::(zstd|snappy|zlib|none))?$/.exec(spec);
+  if (mongod) return { kind: 'mongod', version: mongod[1] || null, compressor: mongod[2] || null, name: spec, spec };
   const named = /^([A-Za-z0-9_.-]+)=(.*)$/s.exec(spec);
   if (named) {
     const [, name, uri] = named;

@@ -34,7 +34,7 @@ async function startServer(spec, ctx) {
   let server;
   switch (spec.kind) {
     case 'embedded': server = await startEmbedded(ctx); break;
-    case 'mongod': server = await startMongod({ version: spec.version, config: ctx.config }); break;
+    case 'mongod': server = await startMongod({ version: spec.version, compressor: spec.compressor, config: ctx.config }); break;
     case 'ferretdb': server = await startFerretDB({ ...ctx, backend: spec.backend, name: spec.name }); break;
     case 'uri': server = { uri: spec.uri, description: redactUri(spec.uri), started: false, stop: async () => {} }; break;
     default: throw new ServerStartError(`no way to start a server of kind ${spec.kind}`);

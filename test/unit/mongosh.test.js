@@ -23,3 +23,22 @@ describe('option parsers', () => {
     assert.throws(() => parseSeed('4294967296'), /Not a whole number/);
   });
 });
+
+describe('parallel workers', () => {
+  const { combineWorkerLines } = require('../../orchestrator/run');
+  it('spans the first start to the last end, sums counts and tells whether the workers overlapped', () => {
+    const lines = [
+      { collection: 'log', mode: 'insert', worker: 0, startedAt: 1000, endedAt: 3000, inserted: 5, removed: 0, hrMs: 1999 },
+      { collection: 'log', mode: 'insert', worker: 1, startedAt: 1100, endedAt: 3500, inserted: 6, removed: 0, hrMs: 2400 },
+      { collection: 'log', mode: 'save', worker: 0, startedAt: 5000, endedAt: 6000, inserted: 1, removed: 0 },
+      { collection: 'log', mode: 'save', worker: 1, startedAt: 6000, endedAt: 7000, inserted: 1, removed: 0 },
+    ];
+    const [insert, save] = combineWorkerLines(lines, ['collection', 'mode']);
+    assert.equal(insert.ms, 2500);
+    assert.equal(insert.inserted, 11);
+    assert.equal(insert.workers, 2);
+    assert.equal(insert.workersOverlapped, true);
+    assert.equal(insert.worker, undefined);
+    assert.equal(save.workersOverlapped, false, 'one after the other is not parallel');
+  });
+});
