@@ -9,6 +9,7 @@ const { ClassicsError, UsageError } = require('./errors');
 const { discoverScenarios, selectScenarios, SIZE_NAMES } = require('./scenarios');
 const { parseServerSpecs, ACCEPTED } = require('./servers/spec');
 const { checkReachable } = require('./servers/start');
+const { leaseUserServers } = require('./lease');
 const { installSignalHandlers, cleanupAll } = require('./processes');
 const { createProgress } = require('./progress');
 
@@ -45,11 +46,41 @@ function prepareOutDir(dir) {
   return dir;
 }
 
+/**
+ * Before writing to a server it did not start, the kit says where and how much, and asks; with
+ * no terminal to ask on, it stops unless --yes was given.
+ */
+async function confirmUserServers(specs, scenarios, opts, log) {
+  const userServers = specs.filter((s) => s.kind === 'uri');
+  if (!userServers.length || opts.yes) return;
+  const lines = [
+    `The kit will write to ${userServers.map((s) => `'${s.spec}'`).join(', ')}:`,
+    ...scenarios.map((s) => {
+      const { passes, ...sizes } = s.sizes[opts.size];
+      return `  database ${s.database} (created, then dropped${opts.keepData ? ' unless --keep-data' : ''}): ${Object.entries(sizes).map(([k, v]) => `${k}=${v}`).join(' ')}, ${opts.passes ?? passes} pass(es)`;
+    }),
+  ];
+  if (!process.stdin.isTTY) {
+    throw new UsageError(`${lines.join(' ').replace(/\s+/g, ' ')} -- no terminal to ask on: add --yes to go ahead`);
+  }
+  lines.forEach((l) => log(l));
+  const readline = require('node:readline/promises');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await rl.question('Go ahead? [y/N] ');
+  rl.close();
+  if (!/^y(es)?$/i.test(answer.trim())) throw new UsageError('stopped: nothing was written');
+}
+
 async function runCommand(scenarioNames, opts, config, log) {
-  const scenarios = selectScenarios(discoverScenarios(config.shellDir, config.root), scenarioNames);
+  const warnings = [];
+  const scenarios = selectScenarios(discoverScenarios(config.shellDir, config.root), scenarioNames, (w) => warnings.push(w));
   const specs = parseServerSpecs(opts.server);
   await checkReachable(specs, config);
+  await confirmUserServers(specs, scenarios, opts, log);
   const out = prepareOutDir(path.resolve(opts.out || path.join(config.runsDir, timestamp())));
+  warnings.forEach((w) => process.stderr.write(`warning: ${w}\n`));
+  const runId = `${path.basename(out)}-${process.pid}`;
+  const releaseLeases = await leaseUserServers(specs, { runId, serverSelectionTimeoutMs: config.serverSelectionTimeoutMs });
   const { runBenchmarks } = require('./run');
   const { renderRunReport } = require('./report/render');
 
@@ -64,7 +95,7 @@ async function runCommand(scenarioNames, opts, config, log) {
       config,
       progress,
       options: {
-        size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log,
+        size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
         workers: opts.workers, baselines: opts.baseline,
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
@@ -84,6 +115,7 @@ async function runCommand(scenarioNames, opts, config, log) {
     return failures ? 1 : 0;
   } finally {
     progress.stop();
+    await releaseLeases();
     await cleanupAll();
     removeHandlers();
   }
@@ -128,11 +160,13 @@ async function serveCommand(specText, config, log) {
 }
 
 function listCommand(config, log) {
-  for (const s of discoverScenarios(config.shellDir, config.root)) {
+  const scenarios = discoverScenarios(config.shellDir, config.root);
+  for (const s of scenarios) {
     log(`${s.name}: ${s.title}`);
     for (const size of SIZE_NAMES) log(`  ${size.padEnd(7)} ${Object.entries(s.sizes[size]).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   }
-  return 0;
+  for (const b of scenarios.broken) log(`${b.name}: BROKEN: ${b.problem}`);
+  return scenarios.broken.length ? 1 : 0;
 }
 
 function buildProgram(config, log, setResult) {
@@ -151,6 +185,7 @@ function buildProgram(config, log, setResult) {
     .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
     .option('--no-baseline', 'skip the SQL baselines (the log-inserts article\'s SQL Server row)')
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
+    .option('-y, --yes', 'write to servers the kit did not start without asking')
     .action(async (names, opts) => setResult(await runCommand(names, opts, config, log)));
 
   program.command('report <dir>')
@@ -174,6 +209,8 @@ function buildProgram(config, log, setResult) {
 
 /** Runs the CLI; resolves to the exit code. Errors are one line; DEBUG=classics:* adds the stack. */
 async function main(argv, { env = process.env, log = (line) => process.stdout.write(`${line}\n`) } = {}) {
+  // `orchestrate list | head` closes the pipe early: that is not an error
+  process.stdout.on('error', (err) => { if (err.code === 'EPIPE') process.exit(0); });
   const config = resolveConfig(env);
   let result = 0;
   const program = buildProgram(config, log, (code) => { result = code; });

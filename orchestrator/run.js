@@ -12,6 +12,7 @@ const { readCollectionStats } = require('./collectionStats');
 const { ResultsLog } = require('./results');
 const { describeTestBed } = require('./testBed');
 const { runSqlBaseline } = require('./baseline');
+const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
 
 /** The script variables and pass count a scenario runs with at a size. */
 function scenarioPlan(scenario, size, passesOverride) {
@@ -87,9 +88,8 @@ function errorText(err) {
   return redactUri(err && err.message ? err.message : String(err));
 }
 
-async function runScenario({ scenario, server, client, plan, options, results, progress, logDir }) {
-  const db = client.db(scenario.database);
-  await db.dropDatabase(); // only the kit's own classics_ database, checked by the descriptor contract
+async function runScenario({ scenario, server, client, plan, options, results, progress, logDir, config }) {
+  const db = await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const expected = Object.fromEntries(scenario.collections.map((c) => [c, 0]));
   let failures = 0;
 
@@ -106,6 +106,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         };
         const measurements = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
+        await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const stats = {};
         if (step.stats !== false) {
           for (const collection of scenario.collections) stats[collection] = await readCollectionStats(db, collection);
@@ -133,7 +134,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
       }
     }
   }
-  if (!options.keepData) await db.dropDatabase();
+  if (!options.keepData) await dropOwnedDatabase(client, scenario.database, { prefix: config.dbPrefix });
   return failures;
 }
 
@@ -154,7 +155,14 @@ async function runOnServer({ spec, scenarios, options, results, progress, logDir
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);
     for (const scenario of scenarios) {
       const plan = scenarioPlan(scenario, options.size, options.passes);
-      failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir });
+      try {
+        failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config });
+      } catch (err) {
+        if (options.isInterrupted?.()) break;
+        failures += 1;
+        results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
+        options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
+      }
     }
   } catch (err) {
     failures += 1;
@@ -180,8 +188,10 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
     results.append({ type: 'end', finishedAt: new Date().toISOString(), status: 'interrupted', signal });
     results.close();
   });
+  options.runId = options.runId || `${path.basename(options.out)}-${process.pid}`;
   results.append({
     type: 'run',
+    runId: options.runId,
     startedAt: new Date().toISOString(),
     params: {
       scenarios: scenarios.map((s) => s.name),

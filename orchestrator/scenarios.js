@@ -76,23 +76,44 @@ function loadScenario(dir, root) {
   };
 }
 
-/** All scenarios under shellDir, sorted by name. */
+/**
+ * Every scenario folder under shellDir, sorted by name. A folder whose descriptor breaks the
+ * contract is kept aside with its problems, so one broken folder does not stop the others.
+ */
 function discoverScenarios(shellDir, root = path.dirname(shellDir)) {
-  return fs.readdirSync(shellDir, { withFileTypes: true })
+  const found = fs.readdirSync(shellDir, { withFileTypes: true })
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(shellDir, e.name, 'scenario.json')))
-    .map((e) => loadScenario(path.join(shellDir, e.name), root))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .map((e) => e.name)
+    .sort();
+  const scenarios = [];
+  const broken = [];
+  for (const name of found) {
+    try {
+      scenarios.push(loadScenario(path.join(shellDir, name), root));
+    } catch (err) {
+      broken.push({ name, problem: err.message });
+    }
+  }
+  scenarios.broken = broken;
+  return scenarios;
 }
 
-/** The scenarios a user named, or all of them; an unknown name is a UsageError. */
-function selectScenarios(all, names) {
-  if (!names || names.length === 0) return all;
+/**
+ * The scenarios a user named, or all that are sound; an unknown name is a UsageError, a named
+ * scenario that breaks the contract a ScenarioError saying what is missing.
+ */
+function selectScenarios(all, names, warn = () => {}) {
+  const broken = all.broken || [];
+  if (!names || names.length === 0) {
+    broken.forEach((b) => warn(`skipping scenario ${b.name}: ${b.problem}`));
+    return all;
+  }
   return names.map((name) => {
     const found = all.find((s) => s.name === name);
-    if (!found) {
-      throw new UsageError(`unknown scenario '${name}' (known: ${all.map((s) => s.name).join(', ')})`);
-    }
-    return found;
+    if (found) return found;
+    const bad = broken.find((b) => b.name === name);
+    if (bad) throw new ScenarioError(bad.problem);
+    throw new UsageError(`unknown scenario '${name}' (known: ${[...all.map((s) => s.name), ...broken.map((b) => b.name)].sort().join(', ')})`);
   });
 }
 

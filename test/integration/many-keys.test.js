@@ -1,0 +1,143 @@
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { loadRun } = require('../helpers/results');
+const { skipUnless } = require('../helpers/servers');
+const { inspectPng } = require('../helpers/png');
+
+const SCHEMAS = ['original', 'bucket'];
+const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'shell', 'many-keys', 'scenario.json'), 'utf8')).sizes.smoke;
+const KEY_PROBLEMS = ['keysMissing', 'keysDuplicated', 'keysExtra', 'keysMisplaced'];
+
+for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
+  describe(`many-keys at smoke size on ${server}`, function () {
+    this.timeout(300000);
+    let out;
+    let result;
+    let run;
+    const of = (kind, schema) => run.measurements.filter((m) => m.kind === kind && (!schema || m.schema === schema));
+
+    before(async function () {
+      skipUnless(this, server);
+      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-many-keys-'));
+      result = await invokeOrchestrate(['many-keys', '--server', server, '--size', 'smoke', '--out', out]);
+      run = loadRun(out);
+    });
+
+    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+    it('exits 0 and records no failure', () => {
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(run.failures, []);
+      assert.equal(run.end.status, 'ok');
+    });
+
+    it('measures every cell: inserts, send and applied times, rates and the speed-up', () => {
+      for (const schema of SCHEMAS) {
+        const [insert] = of('insert', schema);
+        assert.ok(insert.hrMs > 0 && insert.insertHrMs > 0 && insert.insertHrMs <= insert.hrMs, `${schema} insert times`);
+        assert.ok(insert.bsonSize > SMOKE.KEYS * 30, `${schema}: a document holds ${SMOKE.KEYS} counters`);
+        const [update] = of('update', schema);
+        assert.equal(update.updates, SMOKE.UPDATES);
+        for (const field of ['seconds', 'appliedSeconds', 'rate', 'sendRate']) {
+          assert.ok(Number.isFinite(update[field]) && update[field] > 0, `${schema} ${field} = ${update[field]}`);
+        }
+        assert.ok(update.appliedHrMs >= update.hrMs, `${schema}: applied no sooner than sent`);
+        const times = of('time', schema);
+        assert.deepEqual(times.map((t) => t.measure), ['send', 'applied']);
+        assert.ok(times.every((t) => t.seconds > 0));
+      }
+      const [original] = of('update', 'original');
+      const [bucket] = of('update', 'bucket');
+      assert.ok(Math.abs(bucket.speedup - original.hrMs / bucket.hrMs) <= 0.01, `speed-up ${bucket.speedup}`);
+      assert.ok(bucket.speedupApplied > 0);
+    });
+
+    it('writes the documents it meant to: counts, identities, every key once in its md5 bucket', () => {
+      for (const schema of SCHEMAS) {
+        for (const kind of ['insert', 'update']) {
+          const [m] = of(kind, schema);
+          assert.equal(m.count, SMOKE.DOCS, `${schema} after ${kind}: count`);
+          assert.ok(m.countOk, `${schema} after ${kind}: the orchestrator's count check`);
+          assert.equal(m.verification.problems.documents, SMOKE.DOCS, `${schema} after ${kind}: documents read back`);
+          for (const p of KEY_PROBLEMS) assert.equal(m.verification.problems[p], 0, `${schema} after ${kind}: ${p}`);
+          assert.ok(m.verification.ok, `${schema} after ${kind}: ${JSON.stringify(m.verification.problems)}`);
+        }
+      }
+    });
+
+    it('applies every $inc: stats.events grows by 5 per update and every counter holds its planned count', () => {
+      for (const schema of SCHEMAS) {
+        const [update] = of('update', schema);
+        assert.equal(update.eventsBefore, 0, `${schema}: counters start at 0`);
+        assert.equal(update.eventsAfter, update.eventsBefore + 5 * SMOKE.UPDATES, `${schema}: sum of stats.events`);
+        assert.ok(update.eventsOk);
+        assert.ok(update.verification.countersChecked, `${schema}: counters compared one by one`);
+        assert.equal(update.verification.problems.counters, 0);
+        assert.equal(update.verification.problems.documentSums, 0);
+        assert.equal(update.verification.problems.random, 0);
+      }
+    });
+
+    it('samples the update rate once a second, naming the source, and the samples add up to the updates', () => {
+      for (const schema of SCHEMAS) {
+        const samples = of('sample', schema);
+        assert.ok(samples.length >= 2, `${schema}: ${samples.length} samples`);
+        assert.equal(samples[0].second, 0);
+        assert.ok(samples.every((s, i) => i === 0 || s.second > samples[i - 1].second), `${schema}: seconds increase`);
+        assert.ok(samples.slice(1, -1).every((s, i) => s.second - samples[i].second >= 0.99), `${schema}: one sample a second`);
+        assert.equal(samples.reduce((n, s) => n + s.updates, 0), SMOKE.UPDATES);
+        assert.equal(samples.at(-1).total, SMOKE.UPDATES);
+        assert.ok(samples.at(-1).partial);
+        const [update] = of('update', schema);
+        assert.ok(samples.every((s) => s.source === update.samplesFrom));
+      }
+    });
+
+    it('uses w:0 where the server honours fire-and-forget writes and says why not elsewhere', () => {
+      const [update] = of('update', 'original');
+      if (server === 'mongod') {
+        assert.equal(update.writeConcern.outcome, 'w:0');
+        assert.equal(update.appliedBy, 'opcounters.update');
+        assert.equal(update.samplesFrom, 'opcounters.update');
+      } else {
+        // FerretDB 1.24 replies to OP_MSG moreToCome writes; the probe must notice it.
+        assert.equal(update.writeConcern.outcome, 'w:1');
+        assert.match(update.writeConcern.reason, /fire-and-forget/);
+        assert.equal(update.appliedBy, 'acknowledged writes (w:1)');
+        assert.equal(update.samplesFrom, 'script progress (acknowledged updates)');
+      }
+    });
+
+    it('writes summary.md beside the article\'s 18.35 s, 1.47 s and 12.49x, and both charts as real PNGs', async () => {
+      const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
+      assert.match(summary, /\| pass \| original send s \(article\) \| original send s \| original applied s \|/);
+      assert.match(summary, /\| 1 \| 18\.35 \| \d[\d,]*\.\d\d \| \d[\d,]*\.\d\d \| \d[\d,]*\.\d \| 1\.47 \| \d/);
+      assert.match(summary, /\| 1 \| 12\.49 \| \d+\.\d\d \| \d+\.\d\d \|/);
+      assert.ok(summary.includes(`documents read back: original after insert: all ${SMOKE.DOCS} documents as written`));
+      for (const chart of ['update-time', 'updates-per-second']) {
+        const png = await inspectPng(fs.readFileSync(path.join(out, `many-keys-${chart}.png`)));
+        assert.deepEqual([png.width, png.height], [1000, 560]);
+        assert.ok(png.distinctColours > 10, `${chart} is not blank`);
+      }
+    });
+
+    it('records the server and the test bed in the results', () => {
+      assert.equal(run.servers.length, 1);
+      assert.ok(run.servers[0].version);
+      assert.equal(run.run.params.size, 'smoke');
+      assert.deepEqual(run.run.params.sizes['many-keys'], SMOKE);
+    });
+
+    it('leaves no process it started running', () => {
+      const { execFileSync } = require('node:child_process');
+      const ps = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+      const lines = ps.split('\n');
+      assert.ok(!lines.some((l) => l.includes(out)), 'a process still names the run folder');
+      assert.ok(!lines.some((l) => l.includes('classics_many_keys')), 'a mongosh of this scenario is still running');
+    });
+  });
+}

@@ -1,0 +1,109 @@
+'use strict';
+// A server the kit did not start: it asks first, leases the server, touches only its own
+// marked databases and never shows a password. The "user's server" here is a FerretDB on
+// PostgreSQL started through the kit's own code (or CLASSICS_TEST_URI).
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { MongoClient } = require('mongodb');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { loadRun } = require('../helpers/results');
+const { skipUnless, startTestServer } = require('../helpers/servers');
+
+function waitFor(predicate, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (predicate()) return resolve();
+      if (Date.now() > deadline) return reject(new Error('timed out waiting'));
+      setTimeout(tick, 200);
+    };
+    tick();
+  });
+}
+
+function filesUnder(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+describe('a user\'s server', function () {
+  this.timeout(300000);
+  let server;
+  let client;
+  const outs = [];
+  const newOut = () => { const d = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-user-')); outs.push(d); return d; };
+
+  before(async function () {
+    skipUnless(this, 'ferretdb-pg');
+    server = await startTestServer('ferretdb-pg');
+    client = new MongoClient(server.uri);
+    await client.connect();
+  });
+
+  after(async () => {
+    if (client) await client.close();
+    if (server) await server.stop();
+    outs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }));
+  });
+
+  it('stops without --yes when there is no terminal to ask on, saying where and how much it would write', async () => {
+    const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--out', newOut()]);
+    assert.equal(code, 2);
+    assert.match(stderr, /will write to 'mine=mongodb:\/\/127\.0\.0\.1:\d+\/'.*database classics_power_of_2_sizes.*DOCS=1001.*add --yes/);
+    const dbs = (await client.db('admin').admin().listDatabases()).databases.map((d) => d.name);
+    assert.ok(!dbs.includes('classics_power_of_2_sizes'), 'nothing written');
+  });
+
+  it('refuses a database with its prefix that it did not mark, and leaves it alone', async () => {
+    const theirs = client.db('classics_power_of_2_sizes');
+    await theirs.collection('precious').insertOne({ _id: 1, note: 'not the kit\'s' });
+    try {
+      const out = newOut();
+      const { code } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--passes', '1', '--yes', '--out', out]);
+      assert.equal(code, 1);
+      const run = loadRun(out);
+      assert.match(run.failures[0].error, /classics_power_of_2_sizes exists and was not created by mongo-classics/);
+      assert.equal(await theirs.collection('precious').countDocuments(), 1, 'their data is still there');
+      assert.equal(run.measurements.length, 0);
+    } finally {
+      await theirs.dropDatabase();
+    }
+  });
+
+  it('refuses a second run on a server another run holds, naming that run', async () => {
+    const outA = newOut();
+    let second;
+    const first = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--passes', '4', '--yes', '--out', outA], {
+      onSpawn: () => {
+        waitFor(() => fs.existsSync(path.join(outA, 'results.jsonl')) && fs.readFileSync(path.join(outA, 'results.jsonl'), 'utf8').includes('"type":"server"'), 120000)
+          .then(() => { second = invokeOrchestrate(['power-of-2-sizes', '--server', `again=${server.uri}`, '--size', 'smoke', '--yes', '--out', newOut()]); });
+      },
+    });
+    const refused = await second;
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, new RegExp(`ServerBusyError: server 'again' is in use by run ${path.basename(outA)}-\\d+`));
+    assert.equal(first.code, 0, first.stderr);
+    const lease = await client.db('classics_kit').collection('leases').findOne({ _id: 'server' });
+    assert.equal(lease, null, 'the first run released its lease');
+  });
+
+  it('keeps the password out of everything it prints and writes', async function () {
+    // FerretDB on PostgreSQL hands PLAIN credentials to PostgreSQL, whose trust auth takes any password
+    const secret = 'Sup3r-s3cret-pw';
+    const uri = server.uri.replace('mongodb://', `mongodb://postgres:${secret}@`) + '?authMechanism=PLAIN';
+    const probe = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 });
+    try { await probe.connect(); await probe.db('admin').command({ ping: 1 }); } catch (err) {
+      process.stdout.write(`      skipped: this server does not take PLAIN credentials (${err.message})\n`);
+      this.skip();
+    } finally { await probe.close(); }
+    const out = newOut();
+    const { code, stdout, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `auth=${uri}`, '--size', 'smoke', '--passes', '1', '--yes', '--out', out]);
+    assert.equal(code, 0, stderr);
+    assert.ok(!`${stdout}${stderr}`.includes(secret));
+    const files = filesUnder(out);
+    assert.ok(files.some((f) => f.endsWith('.png')) && files.some((f) => f.endsWith('results.jsonl')));
+    for (const file of files) assert.ok(!fs.readFileSync(file).includes(secret), `${path.relative(out, file)} holds the password`);
+    assert.match(fs.readFileSync(path.join(out, 'results.jsonl'), 'utf8'), /postgres:\*\*\*\*@/);
+  });
+});
