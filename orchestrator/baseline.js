@@ -6,7 +6,7 @@ const { startPostgres } = require('./servers/postgres');
 const { onCleanup } = require('./processes');
 const { redactUri } = require('./servers/spec');
 
-async function runSqlBaseline({ scenario, options, results, progress, logDir, config }) {
+async function runSqlBaseline({ scenario, sizes, options, results, progress, logDir, config }) {
   const spec = scenario.baseline;
   const name = spec.server;
   const fail = (step, err) => {
@@ -31,7 +31,7 @@ async function runSqlBaseline({ scenario, options, results, progress, logDir, co
     const run = require(path.join(config.root, spec.module));
     await run({
       connectionString: pg.url(scenario.database),
-      sizes: scenario.sizes[options.size],
+      sizes,
       workers: options.workers,
       seed: options.seed ?? null,
       progress,

@@ -23,6 +23,20 @@ function parseSeed(value) {
   return Number(value);
 }
 
+function parseSetting(value, previous) {
+  const m = /^([A-Z][A-Z0-9_]*)=(\d+)$/.exec(value);
+  if (!m) throw new InvalidArgumentError('Not NAME=NUMBER, with NAME a size variable such as DOCS.');
+  return { ...previous, [m[1]]: Number(m[2]) };
+}
+
+/** Every --set must name a size variable of a chosen scenario. */
+function checkOverrides(overrides, scenarios) {
+  for (const name of Object.keys(overrides)) {
+    const known = new Set(scenarios.flatMap((s) => Object.keys(s.sizes.article).filter((k) => k !== 'passes')));
+    if (!known.has(name)) throw new UsageError(`--set ${name}: no chosen scenario has that size variable (they have: ${[...known].sort().join(', ')})`);
+  }
+}
+
 function collect(value, previous) {
   return previous.concat([value]);
 }
@@ -71,13 +85,64 @@ async function confirmUserServers(specs, scenarios, opts, log) {
   if (!/^y(es)?$/i.test(answer.trim())) throw new UsageError('stopped: nothing was written');
 }
 
-async function runCommand(scenarioNames, opts, config, log) {
+/**
+ * --resume DIR: the run's own parameters from its results.jsonl, what each server and scenario
+ * already recorded, and the servers to reach again (kept by --keep-data, or given anew for a URI
+ * whose password the results do not hold).
+ */
+function planResume(dir, opts, config) {
+  const { readResults } = require('./results');
+  const { records } = readResults(path.join(dir, 'results.jsonl'));
+  const run = records.find((r) => r.type === 'run');
+  if (!run) throw new UsageError(`--resume ${dir}: results.jsonl has no run header`);
+  const given = new Map(parseServerSpecs(opts.server.length ? opts.server : []).map((s) => [s.name, s]));
+  const specs = run.params.servers.map((text) => {
+    const recorded = require('./servers/spec').parseServerSpec(text);
+    if (recorded.kind === 'uri') {
+      const again = given.get(recorded.name);
+      if (again) return again;
+      if (text.includes('****')) throw new UsageError(`--resume: give server '${recorded.name}' again with --server ${recorded.name}=URI (the results do not keep its password)`);
+      return recorded;
+    }
+    if (!run.params.keepData) {
+      throw new UsageError(`--resume: server '${recorded.name}' was started by the kit without --keep-data, so its data is gone; only runs with --keep-data or URI servers can be resumed`);
+    }
+    return recorded;
+  });
+  const done = new Map();
+  for (const m of records.filter((r) => r.type === 'measurement')) {
+    const key = `${m.server}|${m.scenario}`;
+    if (!done.has(key)) done.set(key, { steps: new Set(), counts: {} });
+    const entry = done.get(key);
+    entry.steps.add(`${m.step}|${m.pass}`);
+    if (m.collection && Number.isInteger(m.count)) entry.counts[m.collection] = { count: m.count, expectedCount: m.expectedCount, step: m.step, pass: m.pass };
+  }
+  const p = run.params;
+  return {
+    scenarioNames: p.scenarios,
+    specs,
+    opts: { ...opts, size: p.size, passes: Object.values(p.passes)[0], seed: p.seed ?? undefined, keepData: p.keepData, set: p.overrides || {}, workers: p.workers || opts.workers },
+    done,
+    runId: records.filter((r) => r.type === 'run' || r.type === 'resume').at(-1).runId,
+  };
+}
+
+async function runCommand(scenarioNamesGiven, optsGiven, config, log) {
+  let scenarioNames = scenarioNamesGiven;
+  let opts = optsGiven;
+  let resume = null;
+  if (opts.resume) {
+    if (!fs.existsSync(path.join(opts.resume, 'results.jsonl'))) throw new UsageError(`--resume ${opts.resume}: no results.jsonl there`);
+    resume = planResume(path.resolve(opts.resume), opts, config);
+    ({ scenarioNames, opts } = resume);
+  }
   const warnings = [];
   const scenarios = selectScenarios(discoverScenarios(config.shellDir, config.root), scenarioNames, (w) => warnings.push(w));
-  const specs = parseServerSpecs(opts.server);
+  const specs = resume ? resume.specs : parseServerSpecs(opts.server);
+  checkOverrides(opts.set, scenarios);
   await checkReachable(specs, config);
   await confirmUserServers(specs, scenarios, opts, log);
-  const out = prepareOutDir(path.resolve(opts.out || path.join(config.runsDir, timestamp())));
+  const out = resume ? path.resolve(opts.resume) : prepareOutDir(path.resolve(opts.out || path.join(config.runsDir, timestamp())));
   warnings.forEach((w) => process.stderr.write(`warning: ${w}\n`));
   const runId = `${path.basename(out)}-${process.pid}`;
   const releaseLeases = await leaseUserServers(specs, { runId, serverSelectionTimeoutMs: config.serverSelectionTimeoutMs });
@@ -96,7 +161,8 @@ async function runCommand(scenarioNames, opts, config, log) {
       progress,
       options: {
         size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
-        workers: opts.workers, baselines: opts.baseline,
+        workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
+        resume: resume && { done: resume.done },
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
             progress.stop();
@@ -184,7 +250,10 @@ function buildProgram(config, log, setResult) {
     .option('--seed <n>', 'draw the scripts\' random numbers from a seeded generator (default: Math.random)', parseSeed)
     .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
     .option('--no-baseline', 'skip the SQL baselines (the log-inserts article\'s SQL Server row)')
+    .addOption(new Option('--set <NAME=N>', 'override one size variable of the chosen size, repeatable (e.g. --set DOCS=2001)').argParser(parseSetting).default({}, 'none'))
+    .option('--no-calibrate', 'skip measuring the harness overhead on each server')
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
+    .option('--resume <dir>', 'continue the run in DIR where it stopped (its servers must have kept their data)')
     .option('-y, --yes', 'write to servers the kit did not start without asking')
     .action(async (names, opts) => setResult(await runCommand(names, opts, config, log)));
 

@@ -31,7 +31,12 @@ class ScriptError extends ClassicsError {
   }
 }
 
+/** --resume on a server whose data no longer match what the results recorded. */
+class ResumeMismatchError extends ClassicsError {
+  constructor(message) { super(message, { exitCode: 2 }); }
+}
+
 /** results.jsonl missing or unreadable. */
 class ResultsError extends ClassicsError {}
 
-module.exports = { ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError };
+module.exports = { ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError };

@@ -13,17 +13,21 @@ const { ResultsLog } = require('./results');
 const { describeTestBed } = require('./testBed');
 const { runSqlBaseline } = require('./baseline');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
+const { measureHarnessOverhead, CALIBRATION_DB } = require('./overhead');
+const { ResumeMismatchError } = require('./errors');
 
 /** The script variables and pass count a scenario runs with at a size. */
-function scenarioPlan(scenario, size, passesOverride) {
-  const sizes = scenario.sizes[size];
-  const passes = passesOverride ?? sizes.passes;
+function scenarioPlan(scenario, size, passesOverride, overrides = {}) {
+  const sizes = { ...scenario.sizes[size] };
+  for (const [k, v] of Object.entries(overrides)) if (k in sizes && k !== 'passes') sizes[k] = v;
+  // --passes applies where the article itself repeated a pass; elsewhere passes are the size's
+  const passes = (scenario.passesOption && passesOverride) || sizes.passes;
   const steps = scenario.steps.map((step) => ({
     ...step,
     vars: Object.fromEntries((step.params || []).map((p) => [p, sizes[p]])),
     passes: step.repeat === 'once' ? [0] : Array.from({ length: passes }, (_, i) => i + 1),
   }));
-  return { passes, steps };
+  return { passes, steps, sizes };
 }
 
 function safeFileName(text) {
@@ -88,15 +92,35 @@ function errorText(err) {
   return redactUri(err && err.message ? err.message : String(err));
 }
 
+/**
+ * Where a resumed run left this scenario on this server: the step/passes it recorded and each
+ * collection's last recorded count, which the server's data must still match.
+ */
+async function resumePoint({ scenario, server, client, options }) {
+  const done = options.resume?.done?.get(`${server.name}|${scenario.name}`);
+  if (!done || !done.steps.size) return null;
+  const db = client.db(scenario.database);
+  for (const [collection, recorded] of Object.entries(done.counts)) {
+    const now = await db.collection(collection).countDocuments({});
+    if (now !== recorded.count) {
+      throw new ResumeMismatchError(`server '${server.name}' no longer holds the data of ${recorded.step} ${recorded.pass} of ${scenario.name}: ${collection} has ${now} documents, the results recorded ${recorded.count}`);
+    }
+  }
+  return done;
+}
+
 async function runScenario({ scenario, server, client, plan, options, results, progress, logDir, config }) {
-  const db = await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
-  const expected = Object.fromEntries(scenario.collections.map((c) => [c, 0]));
+  const resumed = await resumePoint({ scenario, server, client, options });
+  const db = resumed ? client.db(scenario.database) : await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
+  const expected = Object.fromEntries(scenario.collections.map((c) => [c, resumed?.counts[c]?.expectedCount ?? 0]));
   let failures = 0;
 
   for (const step of plan.steps) {
     for (const pass of step.passes) {
+      if (resumed?.steps.has(`${step.name}|${pass}`)) continue;
       const label = `${server.name} · ${scenario.name} · ${step.name}${step.repeat === 'passes' ? ` ${pass}/${plan.passes}` : ''}`;
       progress.startStep(label);
+      const stepStarted = Date.now();
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}-${step.name}${pass ? `-${pass}` : ''}.log`));
       try {
         const vars = {
@@ -107,6 +131,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         const measurements = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
+        const scriptMs = Date.now() - stepStarted;
         const stats = {};
         if (step.stats !== false) {
           for (const collection of scenario.collections) stats[collection] = await readCollectionStats(db, collection);
@@ -123,6 +148,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
           }
           results.append(record);
         }
+        // written last: a step record says every measurement of the step is on disk
+        results.append({ type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs });
         progress.endStep('done');
       } catch (err) {
         if (options.isInterrupted?.()) return failures; // the signal stopped it: not a failure of the step
@@ -138,10 +165,23 @@ async function runScenario({ scenario, server, client, plan, options, results, p
   return failures;
 }
 
+/** Puts what the harness adds per operation on this server into the results, for every report. */
+async function calibrate({ server, client, options, results, progress, logDir, config }) {
+  const ops = options.calibrationOps || 100;
+  progress.startStep(`${server.name} · harness overhead`);
+  await claimDatabase(client, CALIBRATION_DB, { prefix: config.dbPrefix, runId: options.runId });
+  const perOp = await measureHarnessOverhead({
+    uri: server.uri, client, ops, rounds: 2, server: server.name, logFile: path.join(logDir, safeFileName(`${server.name}-calibration.log`)),
+  });
+  results.append({ type: 'overhead', server: server.name, ops, rounds: 2, perOp });
+  progress.endStep(Object.entries(perOp).map(([t, o]) => `${t} ×${o.ratio.toFixed(2)}`).join(', '));
+}
+
 async function runOnServer({ spec, scenarios, options, results, progress, logDir, config }) {
   let server;
   try {
-    server = await startServer(spec, { config, logDir, log: options.log });
+    const keepDir = options.keepData && spec.kind !== 'uri' ? path.join(options.out, 'servers', safeFileName(spec.name)) : null;
+    server = await startServer(spec, { config, logDir, log: options.log, keepDir });
   } catch (err) {
     results.append({ type: 'failure', server: spec.name, step: 'start', error: errorText(err) });
     options.log(`FAILED to start ${spec.name}: ${errorText(err)}`);
@@ -153,18 +193,21 @@ async function runOnServer({ spec, scenarios, options, results, progress, logDir
     const info = await describeServer(client, server);
     results.append({ type: 'server', server: server.name, spec: server.spec, description: server.description, startedByKit: server.started, ...info });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);
+    if (options.calibrate !== false && !options.resume) await calibrate({ server, client, options, results, progress, logDir, config });
     for (const scenario of scenarios) {
-      const plan = scenarioPlan(scenario, options.size, options.passes);
+      const plan = scenarioPlan(scenario, options.size, options.passes, options.overrides);
       try {
         failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config });
       } catch (err) {
         if (options.isInterrupted?.()) break;
+        if (err instanceof ResumeMismatchError) throw err; // the whole resume is refused
         failures += 1;
         results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
         options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
       }
     }
   } catch (err) {
+    if (err instanceof ResumeMismatchError) throw err;
     failures += 1;
     results.append({ type: 'failure', server: server.name, step: 'server', error: errorText(err) });
     options.log(`FAILED on ${server.name}: ${errorText(err)}`);
@@ -188,8 +231,11 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
     results.append({ type: 'end', finishedAt: new Date().toISOString(), status: 'interrupted', signal });
     results.close();
   });
+  const started = Date.now();
   options.runId = options.runId || `${path.basename(options.out)}-${process.pid}`;
-  results.append({
+  if (options.resume) {
+    results.append({ type: 'resume', runId: options.runId, startedAt: new Date().toISOString(), ...describeTestBed() });
+  } else results.append({
     type: 'run',
     runId: options.runId,
     startedAt: new Date().toISOString(),
@@ -198,7 +244,8 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
       servers: specs.map((s) => s.spec),
       size: options.size,
       passes: Object.fromEntries(scenarios.map((s) => [s.name, scenarioPlan(s, options.size, options.passes).passes])),
-      sizes: Object.fromEntries(scenarios.map((s) => [s.name, s.sizes[options.size]])),
+      sizes: Object.fromEntries(scenarios.map((s) => [s.name, scenarioPlan(s, options.size, options.passes, options.overrides).sizes])),
+      overrides: options.overrides || {},
       seed: options.seed ?? null,
       workers: options.workers,
       keepData: Boolean(options.keepData),
@@ -212,10 +259,14 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   }
   for (const scenario of scenarios.filter((s) => s.baseline && options.baselines !== false)) {
     if (state.interrupted) break;
-    failures += await runSqlBaseline({ scenario, options, results, progress, logDir, config });
+    const { sizes } = scenarioPlan(scenario, options.size, options.passes, options.overrides);
+    failures += await runSqlBaseline({ scenario, sizes, options, results, progress, logDir, config });
   }
   if (!state.interrupted) {
-    results.append({ type: 'end', finishedAt: new Date().toISOString(), status: failures ? 'failed' : 'ok', failures });
+    results.append({
+      type: 'end', finishedAt: new Date().toISOString(), status: failures ? 'failed' : 'ok', failures,
+      wallMs: Date.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    });
     results.close();
   }
   return { failures, resultsFile: results.file };

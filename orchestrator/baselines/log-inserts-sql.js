@@ -62,10 +62,14 @@ function newLogInfo() {
 }
 // ---- end of the log record
 
+/** The prepared statement's parameters for a LogInfo, in the table's column order. */
+function rowOf(info) {
+  return [info._id, info.LogDate, info.Source, info.Category, info.Message, info.LogType];
+}
+
 /** The article's SqlLogService.Log: fill the prepared statement's parameters and execute it. */
 async function logOnce(client) {
-  const info = newLogInfo();
-  const res = await client.query({ ...INSERT, values: [info._id, info.LogDate, info.Source, info.Category, info.Message, info.LogType] });
+  const res = await client.query({ ...INSERT, values: rowOf(newLogInfo()) });
   return res.rowCount;
 }
 
@@ -132,3 +136,4 @@ async function runLogInsertsSql({ connectionString, sizes, workers, progress, re
 
 module.exports = runLogInsertsSql;
 module.exports.newLogInfo = newLogInfo;
+module.exports.rowOf = rowOf;

@@ -31,6 +31,19 @@ function describeRun(run, servers) {
   return lines.join('\n');
 }
 
+/** What the harness adds per operation on each server, so the server's time can be told from the kit's. */
+function overheadTable(overheads) {
+  if (!overheads.length) return '';
+  const intro = `The same operations timed as the scripts time them (performance.now() around each call in mongosh) and by a plain loop on the Node driver, ${overheads[0].ops} of each, ${overheads[0].rounds} interleaved rounds, on each server before its scenarios. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
+  const table = [
+    '| server | operation | mongosh ms/op | driver ms/op | mongosh/driver |',
+    '|---|---|---:|---:|---:|',
+    ...overheads.flatMap((o) => Object.entries(o.perOp).map(([type, v]) =>
+      `| ${o.server} | ${type} by _id | ${v.kitMs.toFixed(3)} | ${v.driverMs.toFixed(3)} | ×${v.ratio.toFixed(2)} |`)),
+  ].join('\n');
+  return ['### Harness overhead', intro, table].join('\n\n');
+}
+
 function onceStepTable(scenario, records) {
   const once = new Set(scenario.steps.filter((s) => s.repeat === 'once').map((s) => s.name));
   const rows = records.filter((r) => once.has(r.step));
@@ -105,13 +118,16 @@ async function renderRunReport(runDir, scenarios) {
   const { records, problems } = readResults(path.join(runDir, 'results.jsonl'));
   const run = records.find((r) => r.type === 'run');
   if (!run) throw new Error(`${runDir}/results.jsonl has no run header line`);
-  const serverRecords = records.filter((r) => r.type === 'server');
+  // a resumed run records its servers again: the latest record of each name stands
+  const serverRecords = [...new Map(records.filter((r) => r.type === 'server').map((r) => [r.server, r])).values()];
   const measurements = records.filter((r) => r.type === 'measurement');
   const failures = records.filter((r) => r.type === 'failure');
-  const end = records.find((r) => r.type === 'end');
+  const end = records.filter((r) => r.type === 'end' || r.type === 'resume').at(-1);
 
   const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
-  if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
+  const overhead = overheadTable(records.filter((r) => r.type === 'overhead'));
+  if (overhead) parts.push(overhead);
+  if (!end || end.type === 'resume') parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
   else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
   const files = [];
   for (const name of run.params.scenarios) {

@@ -9,12 +9,14 @@ const { freePort, retryUntil } = require('./net');
 const { startPostgres } = require('./postgres');
 const { pingServer } = require('./ping');
 
-async function startFerretDB({ backend, config, logDir, name }) {
+/** @param keepDir a folder for the server's data that outlives the run (--keep-data), or null */
+async function startFerretDB({ backend, config, logDir, name, keepDir = null }) {
   if (!fs.existsSync(config.ferretdbBin)) {
     throw new ServerStartError(
       `FerretDB not found at ${config.ferretdbBin}: run \`npm run setup\` or set CLASSICS_FERRETDB_BIN`);
   }
-  const dir = makeTempDir('classics-ferretdb-');
+  const dir = keepDir ? path.join(keepDir, 'ferretdb') : makeTempDir('classics-ferretdb-');
+  fs.mkdirSync(dir, { recursive: true });
   const port = await freePort();
   const args = [
     `--listen-addr=127.0.0.1:${port}`,
@@ -26,9 +28,11 @@ async function startFerretDB({ backend, config, logDir, name }) {
   let postgres = null;
   let backendDescription;
   if (backend === 'postgresql') {
-    postgres = await startPostgres({ binDir: config.postgresBinDir, logFile: path.join(logDir, `${name}-postgres.log`) });
+    postgres = await startPostgres({
+      binDir: config.postgresBinDir, logFile: path.join(logDir, `${name}-postgres.log`), keepDir: keepDir && path.join(keepDir, 'postgres'),
+    });
     try {
-      await postgres.createDatabase('ferretdb');
+      if (postgres.fresh) await postgres.createDatabase('ferretdb');
     } catch (err) {
       await postgres.stop();
       throw new ServerStartError(`could not create the ferretdb database in PostgreSQL: ${err.message}`);
@@ -37,7 +41,7 @@ async function startFerretDB({ backend, config, logDir, name }) {
     backendDescription = `PostgreSQL ${postgres.version}`;
   } else {
     const dataDir = path.join(dir, 'sqlite');
-    fs.mkdirSync(dataDir);
+    fs.mkdirSync(dataDir, { recursive: true });
     args.push('--handler=sqlite', `--sqlite-url=file:${dataDir}/`);
     backendDescription = 'SQLite';
   }

@@ -1,6 +1,8 @@
 'use strict';
 // A real mongod from mongodb-memory-server: downloaded where the network allows, or the binary
 // named by MONGOMS_SYSTEM_BINARY (the library reads that variable itself).
+const fs = require('node:fs');
+const path = require('node:path');
 const { ServerStartError } = require('../errors');
 const { makeTempDir } = require('../processes');
 
@@ -24,9 +26,10 @@ function withTimeout(promise, ms, what) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function startMongod({ version, compressor, config }) {
+async function startMongod({ version, compressor, config, keepDir = null }) {
   const { MongoMemoryServer } = require('mongodb-memory-server-core');
-  const dbPath = makeTempDir('classics-mongod-');
+  const dbPath = keepDir ? path.join(keepDir, 'mongod') : makeTempDir('classics-mongod-');
+  fs.mkdirSync(dbPath, { recursive: true });
   const options = {
     instance: {
       dbPath,

@@ -44,25 +44,46 @@ function postgresIdentity() {
   }
 }
 
-async function startPostgres({ binDir, logFile }) {
+/**
+ * @param keepDir a folder to keep the cluster in (reused when it holds one), instead of a
+ *                temporary folder removed at the end
+ */
+/** The postgres user must be able to pass through every folder above a kept cluster. */
+function assertReachableBy(identity, dir) {
+  for (let d = path.dirname(path.resolve(dir)); d !== path.dirname(d); d = path.dirname(d)) {
+    const st = fs.statSync(d);
+    const canPass = st.uid === identity.uid ? st.mode & 0o100 : st.gid === identity.gid ? st.mode & 0o010 : st.mode & 0o001;
+    if (!canPass) {
+      throw new ServerStartError(`PostgreSQL runs as the postgres user, which cannot pass through ${d} to keep its data in ${dir}: choose an --out folder others can enter (or chmod o+x ${d})`);
+    }
+  }
+}
+
+async function startPostgres({ binDir, logFile, keepDir = null }) {
   const bin = findPostgresBinDir(binDir);
   const identity = postgresIdentity();
-  const dir = makeTempDir('classics-pg-');
+  const dir = keepDir || makeTempDir('classics-pg-');
+  fs.mkdirSync(dir, { recursive: true });
+  if (keepDir && identity.uid !== undefined) assertReachableBy(identity, dir);
   const dataDir = path.join(dir, 'data');
   if (identity.uid !== undefined) fs.chownSync(dir, identity.uid, identity.gid);
   const port = await freePort();
+  const fresh = !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
 
-  try {
-    await execFile(path.join(bin, 'initdb'),
-      ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
-      { ...identity, cwd: dir });
-  } catch (err) {
-    throw new ServerStartError(`initdb failed: ${(err.stderr || err.message).trim()}`);
+  if (fresh) {
+    try {
+      await execFile(path.join(bin, 'initdb'),
+        ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
+        { ...identity, cwd: dir });
+    } catch (err) {
+      throw new ServerStartError(`initdb failed: ${(err.stderr || err.message).trim()}`);
+    }
   }
 
   const log = fs.openSync(logFile, 'a');
+  // TCP only: a Unix socket path under a long run folder could pass the kernel's 107-byte limit
   const child = trackChild(spawn(path.join(bin, 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1'],
+    ['-D', dataDir, '-p', String(port), '-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
     { ...identity, cwd: dir, stdio: ['ignore', log, log] }));
   fs.closeSync(log);
 
@@ -79,6 +100,7 @@ async function startPostgres({ binDir, logFile }) {
 
   return {
     port,
+    fresh,
     version: stdout.trim().replace(/^postgres \(PostgreSQL\) /, ''),
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     createDatabase: (name) => execFile(path.join(bin, 'createdb'), [...client, name]),

@@ -14,17 +14,30 @@ function hasPostgres(config) {
 }
 
 /**
+ * ctx: { config, logDir, log, keepDir } where keepDir, when set, is a folder for the server's data
+ * that outlives the run (--keep-data), so --resume can start the server again over it.
+ *
  * embedded: a mongod where one can be had, else FerretDB on PostgreSQL (SQLite scans the
  * collection on every update by integer _id, far too slow for the quick size), else on SQLite.
  */
 async function startEmbedded(ctx) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  // resuming a kept embedded server: start the kind whose data is there
+  if (ctx.keepDir && fs.existsSync(path.join(ctx.keepDir, 'ferretdb'))) {
+    const backend = fs.existsSync(path.join(ctx.keepDir, 'postgres')) ? 'postgresql' : 'sqlite';
+    const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
+    ctx.log(`embedded: ${server.description}, over the data this run kept`);
+    return server;
+  }
   try {
-    const mongod = await startMongod({ config: ctx.config });
+    const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir });
     ctx.log(`embedded: ${mongod.description} from mongodb-memory-server`);
     return mongod;
   } catch (err) {
     const backend = hasPostgres(ctx.config) ? 'postgresql' : 'sqlite';
     const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
+    server.kind = `ferretdb-${backend}`;
     ctx.log(`embedded: ${server.description}, because ${err.message.replace(/^no mongod could be started: /, 'no mongod could be started (')})`);
     return server;
   }
@@ -34,7 +47,7 @@ async function startServer(spec, ctx) {
   let server;
   switch (spec.kind) {
     case 'embedded': server = await startEmbedded(ctx); break;
-    case 'mongod': server = await startMongod({ version: spec.version, compressor: spec.compressor, config: ctx.config }); break;
+    case 'mongod': server = await startMongod({ version: spec.version, compressor: spec.compressor, config: ctx.config, keepDir: ctx.keepDir }); break;
     case 'ferretdb': server = await startFerretDB({ ...ctx, backend: spec.backend, name: spec.name }); break;
     case 'uri': server = { uri: spec.uri, description: redactUri(spec.uri), started: false, stop: async () => {} }; break;
     default: throw new ServerStartError(`no way to start a server of kind ${spec.kind}`);

@@ -22,7 +22,7 @@ describe('a server killed in the middle of a run', function () {
     skipUnless(this, 'ferretdb-pg');
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-fault-'));
     const results = path.join(out, 'results.jsonl');
-    result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb', '--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '3', '--out', out], {
+    result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '3', '--out', out], {
       env: tag,
       onSpawn: () => {
         const timer = setInterval(() => {

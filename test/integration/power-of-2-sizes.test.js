@@ -67,6 +67,16 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
       assert.ok(['applied', 'ignored', 'refused'].includes(setup.usePowerOf2Sizes.outcome));
     });
 
+    it('measures the harness overhead on the server before its scenarios', () => {
+      const [overhead] = run.records.filter((r) => r.type === 'overhead');
+      assert.equal(overhead.server, server);
+      for (const type of ['insert', 'find', 'update', 'remove']) {
+        const o = overhead.perOp[type];
+        assert.ok(o.kitMs > 0 && o.driverMs > 0 && Number.isFinite(o.ratio), type);
+      }
+      assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /### Harness overhead[\s\S]*\| update by _id \|/);
+    });
+
     it('records the server and the test bed in the results', () => {
       assert.equal(run.servers.length, 1);
       assert.ok(run.servers[0].version);

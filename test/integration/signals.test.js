@@ -33,7 +33,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       skipUnless(this, 'ferretdb-pg');
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal-'));
       const results = path.join(out, 'results.jsonl');
-      result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '20', '--out', out], {
+      result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
         env: tag,
         onSpawn: (child) => {
           waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)

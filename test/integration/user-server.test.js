@@ -48,7 +48,7 @@ describe('a user\'s server', function () {
   });
 
   it('stops without --yes when there is no terminal to ask on, saying where and how much it would write', async () => {
-    const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--out', newOut()]);
+    const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--out', newOut()]);
     assert.equal(code, 2);
     assert.match(stderr, /will write to 'mine=mongodb:\/\/127\.0\.0\.1:\d+\/'.*database classics_power_of_2_sizes.*DOCS=1001.*add --yes/);
     const dbs = (await client.db('admin').admin().listDatabases()).databases.map((d) => d.name);
@@ -60,7 +60,7 @@ describe('a user\'s server', function () {
     await theirs.collection('precious').insertOne({ _id: 1, note: 'not the kit\'s' });
     try {
       const out = newOut();
-      const { code } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--passes', '1', '--yes', '--out', out]);
+      const { code } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
       assert.equal(code, 1);
       const run = loadRun(out);
       assert.match(run.failures[0].error, /classics_power_of_2_sizes exists and was not created by mongo-classics/);
@@ -74,10 +74,10 @@ describe('a user\'s server', function () {
   it('refuses a second run on a server another run holds, naming that run', async () => {
     const outA = newOut();
     let second;
-    const first = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--passes', '4', '--yes', '--out', outA], {
+    const first = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '4', '--yes', '--out', outA], {
       onSpawn: () => {
         waitFor(() => fs.existsSync(path.join(outA, 'results.jsonl')) && fs.readFileSync(path.join(outA, 'results.jsonl'), 'utf8').includes('"type":"server"'), 120000)
-          .then(() => { second = invokeOrchestrate(['power-of-2-sizes', '--server', `again=${server.uri}`, '--size', 'smoke', '--yes', '--out', newOut()]); });
+          .then(() => { second = invokeOrchestrate(['power-of-2-sizes', '--server', `again=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--yes', '--out', newOut()]); });
       },
     });
     const refused = await second;
@@ -98,7 +98,7 @@ describe('a user\'s server', function () {
       this.skip();
     } finally { await probe.close(); }
     const out = newOut();
-    const { code, stdout, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `auth=${uri}`, '--size', 'smoke', '--passes', '1', '--yes', '--out', out]);
+    const { code, stdout, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `auth=${uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
     assert.equal(code, 0, stderr);
     assert.ok(!`${stdout}${stderr}`.includes(secret));
     const files = filesUnder(out);

@@ -1,0 +1,73 @@
+'use strict';
+// --resume: a run kept with --keep-data and stopped goes on where it stopped, on the same data;
+// it refuses where the data no longer match, or where nothing was kept.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { loadRun } = require('../helpers/results');
+const { skipUnless } = require('../helpers/servers');
+
+describe('--resume on ferretdb-pg', function () {
+  this.timeout(300000);
+  let out;
+
+  before(async function () {
+    skipUnless(this, 'ferretdb-pg');
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-'));
+    fs.chmodSync(out, 0o755); // PostgreSQL, run as its own user, keeps its data below it
+    const results = path.join(out, 'results.jsonl');
+    const first = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--out', out], {
+      onSpawn: (child) => {
+        // stop it as pass 1 is recorded: pass 2's shell is still starting, so nothing of it is written
+        const timer = setInterval(() => {
+          if (fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"type":"step","scenario":"power-of-2-sizes","server":"ferretdb-pg","step":"pass","pass":1')) {
+            clearInterval(timer);
+            child.kill('SIGINT');
+          }
+        }, 50);
+      },
+    });
+    assert.equal(first.code, 130, first.stderr + first.stdout);
+  });
+
+  after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+  it('goes on from the next pass, over the kept data, and ends with every pass once', async () => {
+    const { code, stderr } = await invokeOrchestrate(['--resume', out]);
+    assert.equal(code, 0, stderr);
+    const run = loadRun(out);
+    for (const collection of ['noPowerOf2Sizes', 'powerOf2Sizes']) {
+      const ms = run.measurements.filter((m) => m.collection === collection);
+      assert.deepEqual(ms.map((m) => m.pass), [0, 1, 2, 3]);
+      assert.ok(ms.every((m) => m.countOk), 'counts follow on across the resume');
+    }
+    assert.equal(run.records.filter((r) => r.type === 'resume').length, 1);
+  });
+
+  it('refuses where the server\'s data no longer match the last recorded pass', async () => {
+    const file = path.join(out, 'results.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+    const i = lines.findLastIndex((l) => l.includes('"type":"measurement"'));
+    const m = JSON.parse(lines[i]);
+    m.count += 7;
+    lines[i] = JSON.stringify(m);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const { code, stderr } = await invokeOrchestrate(['--resume', out]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr.trim(), new RegExp(`^ResumeMismatchError: server 'ferretdb-pg' no longer holds the data of pass 3 of power-of-2-sizes: ${m.collection} has ${m.count - 7} documents, the results recorded ${m.count}$`));
+  });
+
+  it('refuses a run whose servers kept no data', async () => {
+    const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-plain-'));
+    try {
+      fs.writeFileSync(path.join(plain, 'results.jsonl'), `${JSON.stringify({ type: 'run', runId: 'x', params: { scenarios: ['power-of-2-sizes'], servers: ['ferretdb'], size: 'smoke', passes: { 'power-of-2-sizes': 3 }, keepData: false } })}\n`);
+      const { code, stderr } = await invokeOrchestrate(['--resume', plain]);
+      assert.equal(code, 2);
+      assert.match(stderr.trim(), /^UsageError: --resume: server 'ferretdb' was started by the kit without --keep-data, so its data is gone/);
+    } finally {
+      fs.rmSync(plain, { recursive: true, force: true });
+    }
+  });
+});

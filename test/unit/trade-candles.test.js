@@ -1,0 +1,107 @@
+'use strict';
+// The pure parts of the trade-candles scripts, run in a VM context as mongosh would run them:
+// the ticker list both scripts must share, the read test's query plan ("the same queries in
+// the same order" on every server) and the latency summary.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+
+const DIR = path.resolve(__dirname, '..', '..', 'shell', 'trade-candles');
+const LOAD = fs.readFileSync(path.join(DIR, 'load.js'), 'utf8');
+const READ = fs.readFileSync(path.join(DIR, 'read.js'), 'utf8');
+
+/** The text between `// --- name ...` and `// --- end name ---` in a script. */
+function block(source, name) {
+  const m = new RegExp(`// --- ${name}[^\\n]*\\n([\\s\\S]*?)// --- end ${name} ---`).exec(source);
+  assert.ok(m, `no "${name}" block`);
+  return m[1];
+}
+
+function mulberry(source) {
+  const m = /function mulberry32\(a\) \{[\s\S]*?\n\}\n/.exec(source);
+  assert.ok(m, 'no mulberry32');
+  return m[0];
+}
+
+/** The read script's pure functions in a fresh context where Math.random throws. */
+function readFunctions() {
+  const context = vm.createContext({});
+  vm.runInContext('Math.random = function () { throw new Error("the plan must not use Math.random"); };', context);
+  vm.runInContext(`var PLAN_SEED = ${/var PLAN_SEED = (\d+);/.exec(READ)[1]};\n${mulberry(READ)}${block(READ, 'tickers')}${block(READ, 'query plan')}`, context);
+  return context;
+}
+
+const ARTICLE = { tickers: 3600, minutes: 390, tickerSample: 200, tickerQueries: 10000, intervals: 10, intervalRepeats: 10, intervalMaxMinutes: 30, dayQueries: 5 };
+const SMOKE = { tickers: 10, minutes: 390, tickerSample: 5, tickerQueries: 10, intervals: 3, intervalRepeats: 2, intervalMaxMinutes: 30, dayQueries: 1 };
+
+describe('trade-candles scripts', () => {
+  const f = readFunctions();
+
+  it('load.js and read.js share the same ticker generator', () => {
+    assert.equal(block(LOAD, 'tickers'), block(READ, 'tickers'));
+    assert.equal(mulberry(LOAD), mulberry(READ));
+  });
+
+  it('draws 3,600 distinct 1-5 letter symbols, the same on every call and a prefix at smaller sizes', () => {
+    const symbols = Array.from(f.tickerSymbols(3600));
+    assert.equal(symbols.length, 3600);
+    assert.equal(new Set(symbols).size, 3600);
+    assert.ok(symbols.every((s) => /^[A-Z]{1,5}$/.test(s)), 'symbols are 1-5 capital letters');
+    assert.deepEqual(Array.from(f.tickerSymbols(3600)), symbols);
+    assert.deepEqual(Array.from(f.tickerSymbols(10)), symbols.slice(0, 10));
+    const fourLetters = symbols.filter((s) => s.length === 4).length / symbols.length;
+    assert.ok(fourLetters > 0.45 && fourLetters < 0.65, `most symbols have 4 letters, as NASDAQ's (${fourLetters})`);
+  });
+
+  for (const [name, p] of [['article', ARTICLE], ['smoke', SMOKE]]) {
+    describe(`the query plan at the ${name} size`, () => {
+      const plan = Array.from(f.queryPlan(p), (q) => ({ ...q }));
+      const byType = (type) => plan.filter((q) => q.query === type);
+
+      it('is the article\'s order: every ticker query, then the intervals, then the whole day', () => {
+        assert.equal(plan.length, p.tickerQueries + p.intervals * p.intervalRepeats + p.dayQueries);
+        const order = plan.map((q) => q.query).filter((t, i, all) => i === 0 || all[i - 1] !== t);
+        assert.deepEqual(order, ['byTicker', 'timeRange', 'day']);
+      });
+
+      it('queries a sample of TICKER_SAMPLE distinct tickers, MINUTES candles each', () => {
+        const tickers = new Set(byType('byTicker').map((q) => q.ticker));
+        assert.ok(tickers.size <= p.tickerSample && tickers.size >= Math.min(p.tickerSample, p.tickerQueries) * 0.8, `${tickers.size} tickers queried`);
+        const known = new Set(f.tickerSymbols(p.tickers));
+        assert.ok([...tickers].every((t) => known.has(t)));
+        assert.ok(byType('byTicker').every((q) => q.expected === p.minutes));
+      });
+
+      it('repeats INTERVALS intervals of 1-30 minutes inside the session, each expecting every ticker per minute', () => {
+        const ranges = byType('timeRange');
+        const distinct = ranges.slice(0, p.intervals);
+        for (let r = 1; r < p.intervalRepeats; r++) {
+          assert.deepEqual(ranges.slice(r * p.intervals, (r + 1) * p.intervals), distinct, `repeat ${r + 1} is the same intervals`);
+        }
+        for (const q of distinct) {
+          assert.ok(q.minutes >= 1 && q.minutes <= p.intervalMaxMinutes && q.from >= 0 && q.from + q.minutes <= p.minutes, JSON.stringify(q));
+          assert.equal(q.expected, q.minutes * p.tickers);
+        }
+      });
+
+      it('reads the whole day DAY_QUERIES times', () => {
+        assert.equal(byType('day').length, p.dayQueries);
+        assert.ok(byType('day').every((q) => q.expected === p.tickers * p.minutes));
+      });
+
+      it('is the same plan on every call, whatever SEED and Math.random do', () => {
+        assert.deepEqual(Array.from(f.queryPlan(p), (q) => ({ ...q })), plan);
+      });
+    });
+  }
+
+  it('summarises latencies: the mean and nearest-rank percentiles of the sorted samples', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted
+    const s = f.latencySummary(samples);
+    assert.deepEqual({ ...s }, { queries: 100, meanUs: 50.5, p50Us: 50, p95Us: 95, p99Us: 99, minUs: 1, maxUs: 100 });
+    assert.deepEqual(samples[0], 100, 'the samples are not sorted in place');
+    const one = f.latencySummary([1234.56]);
+    assert.deepEqual([one.meanUs, one.p50Us, one.p99Us], [1234.6, 1234.6, 1234.6]);
+  });
+});
