@@ -87,11 +87,11 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
         const samples = of('sample', schema);
         assert.ok(samples.length >= 2, `${schema}: ${samples.length} samples`);
         assert.equal(samples[0].second, 0);
-        assert.ok(samples.every((s, i) => i === 0 || s.second > samples[i - 1].second), `${schema}: seconds increase`);
+        assert.ok(samples.every((s, i) => i === 0 || s.second >= samples[i - 1].second), `${schema}: seconds never go back`);
         assert.ok(samples.slice(1, -1).every((s, i) => s.second - samples[i].second >= 0.99), `${schema}: one sample a second`);
         assert.equal(samples.reduce((n, s) => n + s.updates, 0), SMOKE.UPDATES);
         assert.equal(samples.at(-1).total, SMOKE.UPDATES);
-        assert.ok(samples.at(-1).partial);
+        assert.ok(samples.slice(0, -1).every((s) => !s.partial), `${schema}: only the last sample may be partial`);
         const [update] = of('update', schema);
         assert.ok(samples.every((s) => s.source === update.samplesFrom));
       }
