@@ -68,6 +68,11 @@ function countCheckText(records) {
   return `**Count mismatches** (collection count vs the scripts' inserts minus removes):\n${bad.map((r) => `- ${r.step} ${r.pass}, ${r.collection}: ${r.count} counted, ${r.expectedCount} expected`).join('\n')}`;
 }
 
+function chartSubtitle(chart, size, sameScale) {
+  const marked = chart.type === 'bar' ? 'hatched' : 'dashed';
+  return sameScale ? `measured (solid) and article (${marked})` : `measured at the ${size} size (solid, left axis); article at its own size (${marked}, right axis)`;
+}
+
 async function renderScenario({ scenario, run, serverRecords, measurements, outDir }) {
   const published = scenario.loadPublished();
   const records = measurements.filter((r) => r.scenario === scenario.name);
@@ -104,7 +109,7 @@ async function renderScenario({ scenario, run, serverRecords, measurements, outD
     const file = `${scenario.name}-${chart.id}.png`;
     const config = chartConfig({
       spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
-      subtitle: sameScale ? 'measured (solid) and article (dashed)' : `measured at the ${run.params.size} size (solid, left axis); article at its own size (dashed, right axis)`,
+      subtitle: chartSubtitle(chart, run.params.size, sameScale),
     });
     fs.writeFileSync(path.join(outDir, file), await renderChart(config));
     files.push(file);

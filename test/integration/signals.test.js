@@ -77,3 +77,34 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     });
   });
 }
+
+describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
+  this.timeout(180000);
+  let result;
+  let out;
+  const tag = newTag();
+
+  before(async function () {
+    skipUnless(this, 'ferretdb-pg');
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal2-'));
+    const results = path.join(out, 'results.jsonl');
+    result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
+      env: tag,
+      onSpawn: (child) => {
+        waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
+          .then(() => { child.kill('SIGINT'); setTimeout(() => child.kill('SIGINT'), 50); }, () => child.kill('SIGKILL'));
+      },
+    });
+  });
+
+  after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+  it('still exits 130, keeps the results readable and leaves nothing running', async () => {
+    assert.equal(result.code, 130, result.stderr);
+    assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
+    assert.deepEqual(loadRun(out).problems, []);
+    // a PostgreSQL backend may take a moment to notice its postmaster was killed
+    await waitFor(() => processesWithTag(tag).length === 0, 10000).catch(() => {});
+    assert.deepEqual(processesWithTag(tag), []);
+  });
+});

@@ -88,6 +88,17 @@ describe('a user\'s server', function () {
     assert.equal(lease, null, 'the first run released its lease');
   });
 
+  it('refuses credentials the server rejects, in one line and within 10 s', async () => {
+    const uri = server.uri.replace('mongodb://', 'mongodb://no_such_role:wrong@') + '?authMechanism=PLAIN';
+    const started = Date.now();
+    const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `bad=${uri}`, '--size', 'smoke', '--yes', '--out', newOut()]);
+    assert.equal(code, 2);
+    assert.equal(stderr.trim().split('\n').length, 1, stderr);
+    assert.match(stderr, /^UsageError: server 'bad' at mongodb:\/\/no_such_role:\*\*\*\*@/);
+    assert.doesNotMatch(stderr, /wrong@/);
+    assert.ok(Date.now() - started < 10000);
+  });
+
   it('keeps the password out of everything it prints and writes', async function () {
     // FerretDB on PostgreSQL hands PLAIN credentials to PostgreSQL, whose trust auth takes any password
     const secret = 'Sup3r-s3cret-pw';
