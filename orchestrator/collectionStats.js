@@ -43,4 +43,23 @@ async function readCollectionStats(db, name) {
   };
 }
 
-module.exports = { readCollectionStats };
+/**
+ * The server's own cumulative time on a collection ($collStats latencyStats, MongoDB 3.2+), in
+ * microseconds and operations, or null where the server keeps none (FerretDB 1.24).
+ */
+async function readLatencyStats(db, name) {
+  try {
+    const [doc] = await db.collection(name).aggregate([{ $collStats: { latencyStats: {} } }]).toArray();
+    const l = doc && doc.latencyStats;
+    if (!l || !l.writes) return null;
+    const kinds = ['reads', 'writes', 'commands'];
+    return {
+      micros: kinds.reduce((n, k) => n + Number(l[k]?.latency || 0), 0),
+      ops: kinds.reduce((n, k) => n + Number(l[k]?.ops || 0), 0),
+    };
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { readCollectionStats, readLatencyStats };

@@ -8,7 +8,7 @@ const { MongoClient } = require('mongodb');
 const { startServer, describeServer } = require('./servers/start');
 const { redactUri } = require('./servers/spec');
 const { runMongoshScript } = require('./mongosh');
-const { readCollectionStats } = require('./collectionStats');
+const { readCollectionStats, readLatencyStats } = require('./collectionStats');
 const { ResultsLog } = require('./results');
 const { describeTestBed } = require('./testBed');
 const { runSqlBaseline } = require('./baseline');
@@ -113,6 +113,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
   const resumed = await resumePoint({ scenario, server, client, options });
   const db = resumed ? client.db(scenario.database) : await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const expected = Object.fromEntries(scenario.collections.map((c) => [c, resumed?.counts[c]?.expectedCount ?? 0]));
+  const latency = {}; // the server's cumulative time per collection, to take each step's share
   let failures = 0;
 
   for (const step of plan.steps) {
@@ -134,7 +135,15 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         const scriptMs = Date.now() - stepStarted;
         const stats = {};
         if (step.stats !== false) {
-          for (const collection of scenario.collections) stats[collection] = await readCollectionStats(db, collection);
+          for (const collection of scenario.collections) {
+            stats[collection] = await readCollectionStats(db, collection);
+            const now = await readLatencyStats(db, collection);
+            if (now) {
+              const before = latency[collection] || { micros: 0, ops: 0 };
+              Object.assign(stats[collection], { serverMs: (now.micros - before.micros) / 1000, serverOps: now.ops - before.ops });
+              latency[collection] = now;
+            }
+          }
         }
         for (const m of measurements) {
           const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };

@@ -39,7 +39,8 @@ function baseOptions(spec, subtitle) {
  * article's published series dashed. When the run's size is not the article's, the published
  * series get their own right-hand axis, labelled so, because their scale is not the run's.
  *
- * @param spec      a descriptor chart: { title, x, y, series, step?, where?, xLabel, yLabel }
+ * @param spec      a descriptor chart: { title, x, y, series, step?, where?, xLabel, yLabel,
+ *                  also?: { y, label } a second measured field drawn dotted, yName: the first's name }
  * @param measured  Map server name -> measurement records of this scenario
  * @param published the article's records
  * @param groups    the series values in order (collections)
@@ -54,9 +55,19 @@ function lineChartConfig({ spec, measured, published = [], groups, sameScale, su
       if (!data.length) return;
       const c = PALETTE[colour++ % PALETTE.length];
       datasets.push({
-        label: `${server} · ${group}`, data, borderColor: c, backgroundColor: c, borderWidth: 2,
+        label: `${server} · ${group}${spec.also ? ` · ${spec.yName || spec.y}` : ''}`, data, borderColor: c, backgroundColor: c, borderWidth: 2,
         pointStyle: POINT_STYLES[g % POINT_STYLES.length], pointRadius: 3 + g, yAxisID: 'y',
       });
+      // a second measured field on the same axis, dotted (the client's time beside the server's)
+      if (spec.also) {
+        const also = points(records.filter((r) => r[spec.series] === group), { ...spec, y: spec.also.y });
+        if (also.length) {
+          datasets.push({
+            label: `${server} · ${group} · ${spec.also.label}`, data: also, borderColor: c, backgroundColor: c, borderWidth: 2,
+            borderDash: [2, 3], pointStyle: POINT_STYLES[g % POINT_STYLES.length], pointRadius: 2, yAxisID: 'y',
+          });
+        }
+      }
     });
   }
   const separateAxis = !sameScale && measured.size > 0;

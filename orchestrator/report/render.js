@@ -103,10 +103,15 @@ async function renderScenario({ scenario, run, serverRecords, measurements, outD
     }
     const counts = countCheckText(rs);
     if (counts) parts.push(counts);
+    if (rs.some((r) => r.collection && r.size !== undefined) && !rs.some((r) => r.serverMs !== undefined)) {
+      parts.push('Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.');
+    }
   }
   if (!measured.size) parts.push('_No measurement of this scenario was recorded._');
   for (const chart of scenario.charts) {
     const file = `${scenario.name}-${chart.id}.png`;
+    // a chart of what only some servers measure (server-side time) is drawn where one did
+    if (chart.optional && ![...measured.values()].flat().some((r) => Number.isFinite(r[chart.y]))) continue;
     const config = chartConfig({
       spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
       subtitle: chartSubtitle(chart, run.params.size, sameScale),

@@ -65,3 +65,15 @@ describe('chart rendering', function () {
     assert.ok(png.distinctColours > 5);
   });
 });
+
+describe('server-side time beside the client\'s', () => {
+  it('draws the second field dotted on the same axis', () => {
+    const spec = { id: 's', type: 'line', title: 'S', x: 'pass', y: 'serverMs', yName: 'server', also: { y: 'hrMs', label: 'client' }, series: 'collection' };
+    const m = new Map([['mongod', [{ pass: 1, collection: 'a', serverMs: 5, hrMs: 9 }]]]);
+    const config = lineChartConfig({ spec, measured: m, published: [], groups: ['a'], sameScale: true });
+    assert.deepEqual(config.data.datasets.map((d) => [d.label, d.data[0].y, d.borderDash]), [
+      ['mongod · a · server', 5, undefined],
+      ['mongod · a · client', 9, [2, 3]],
+    ]);
+  });
+});
