@@ -13,6 +13,24 @@ const { redactUri } = require('./servers/spec');
 
 const MONGOSH = require.resolve('mongosh/bin/mongosh.js');
 
+let shellHome = null;
+/**
+ * A home folder of the kit's own for the shells it starts, whose mongosh config turns off
+ * mongosh's log of every API call: that log costs about a millisecond per operation (measured:
+ * findOne 2.9 ms with it, 1.8 ms without, 1.9 ms on the bare driver, FerretDB on PostgreSQL) and
+ * the articles' shells kept none. The user's own ~/.mongodb is left alone.
+ */
+function mongoshHome() {
+  if (!shellHome || !fs.existsSync(shellHome)) {
+    const { makeTempDir } = require('./processes');
+    shellHome = makeTempDir('classics-mongosh-home-');
+    const configDir = path.join(shellHome, '.mongodb', 'mongosh');
+    fs.mkdirSync(configDir, { recursive: true });
+    fs.writeFileSync(path.join(configDir, 'config'), JSON.stringify({ disableLogging: true }));
+  }
+  return shellHome;
+}
+
 /** `var NAME = value;` for each variable, so the script's typeof guards keep them. */
 function defineVariables(vars) {
   return Object.entries(vars)
@@ -44,6 +62,7 @@ function runMongoshScript({ uri, file, vars, server, logFile, onProgress = () =>
   const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
   const child = trackChild(spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HOME: mongoshHome() },
   }));
   const measurements = [];
   const tail = [];

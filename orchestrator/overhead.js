@@ -8,10 +8,11 @@ const { runMongoshScript } = require('./mongosh');
 const SCRIPT = path.join(__dirname, 'scripts', 'harness-ops.js');
 const TYPES = ['insert', 'find', 'update', 'remove'];
 const CALIBRATION_DB = 'classics_calibration';
+const WARMUP = 50; // untimed operations of each type first, on both sides
 
 /** Total ms per operation type, timed in mongosh as the scenario scripts time. */
 async function timeInMongosh({ uri, ops, server, logFile }) {
-  const { measurements } = await runMongoshScript({ uri, file: SCRIPT, vars: { OPS: ops, DB_NAME: CALIBRATION_DB }, server, logFile });
+  const { measurements } = await runMongoshScript({ uri, file: SCRIPT, vars: { OPS: ops, WARMUP, DB_NAME: CALIBRATION_DB }, server, logFile });
   if (!measurements.length) throw new Error('the calibration script printed no measurement');
   return measurements[0].totalMs;
 }
@@ -21,6 +22,12 @@ async function timeWithDriver({ client, ops }) {
   const coll = client.db(CALIBRATION_DB).collection('ops');
   await coll.drop().catch(() => {});
   await client.db(CALIBRATION_DB).createCollection('ops');
+  for (let w = 0; w < WARMUP; w++) {
+    await coll.insertOne({ _id: -1 - w, foo: [1, 2, 3, 4, 5] });
+    await coll.findOne({ _id: -1 - w });
+    await coll.updateOne({ _id: -1 - w }, { $push: { foo: { $each: [6, 7] } } });
+    await coll.deleteOne({ _id: -1 - w });
+  }
   const totals = { insert: 0, find: 0, update: 0, remove: 0 };
   const timed = async (type, fn) => {
     for (let i = 0; i < ops; i++) {

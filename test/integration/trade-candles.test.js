@@ -1,0 +1,128 @@
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { loadRun } = require('../helpers/results');
+const { skipUnless } = require('../helpers/servers');
+const { inspectPng } = require('../helpers/png');
+const { newTag, processesWithTag } = require('../helpers/processes');
+
+const SMOKE = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'shell', 'trade-candles', 'scenario.json'), 'utf8')).sizes.smoke;
+const CANDLES = SMOKE.TICKERS * SMOKE.MINUTES;
+const QUERIES = { byTicker: SMOKE.TICKER_QUERIES, timeRange: SMOKE.INTERVALS * SMOKE.INTERVAL_REPEATS, day: SMOKE.DAY_QUERIES };
+const CHARTS = ['load-time', 'size', 'latency-by-ticker', 'latency-time-range', 'latency-whole-day', 'article-findings'];
+
+for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
+  describe(`trade-candles at smoke size on ${server}`, function () {
+    this.timeout(300000);
+    let out;
+    let result;
+    let run;
+    let load;
+    let reads;
+    const tag = newTag();
+
+    before(async function () {
+      skipUnless(this, server);
+      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-candles-'));
+      result = await invokeOrchestrate(['trade-candles', '--server', server, '--size', 'smoke', '--out', out], { env: tag });
+      run = loadRun(out);
+      load = run.measurements.filter((m) => m.step === 'load');
+      reads = run.measurements.filter((m) => m.step === 'read');
+    });
+
+    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+    it('exits 0 and records no failure', () => {
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(run.failures, []);
+      assert.equal(run.end.status, 'ok');
+    });
+
+    it('writes one day of candles, all of them counted, with 3 indexes besides _id', () => {
+      assert.equal(load.length, 1);
+      const [m] = load;
+      assert.equal(m.inserted, CANDLES);
+      assert.equal(m.count, CANDLES, 'collStats count after the load');
+      assert.equal(m.countOk, true, 'the orchestrator\'s count check');
+      assert.equal(m.indexesBuilt, 'before the load');
+      assert.equal(m.nindexes, 4);
+    });
+
+    it('measures the load time, the data and index sizes and the candle size near the article\'s 270 bytes', () => {
+      const [m] = load;
+      assert.ok(Number.isInteger(m.ms) && m.ms >= 0 && m.hrMs > 0, `load ${m.ms} ms, ${m.hrMs} hr ms`);
+      assert.ok(m.candlesPerSecond > 0);
+      assert.ok(m.size > 0 && m.storageSize > 0 && m.totalIndexSize > 0, 'sizes from collStats');
+      assert.equal(m.storagePlusIndexBytes, m.storageSize + m.totalIndexSize);
+      assert.ok(m.avgBsonSize > 250 && m.avgBsonSize < 290, `average BSON size ${m.avgBsonSize}`);
+      if (server === 'mongod') assert.equal(m.blockCompressor, 'snappy');
+    });
+
+    it('measures every query type with the server\'s own memory and again with little memory', () => {
+      const cells = reads.map((r) => `${r.run}/${r.query}`).sort();
+      assert.deepEqual(cells, ['little-memory/byTicker', 'little-memory/day', 'little-memory/timeRange',
+        'own-memory/byTicker', 'own-memory/day', 'own-memory/timeRange']);
+      for (const r of reads) {
+        assert.equal(r.queries, QUERIES[r.query], `${r.run} ${r.query} queries`);
+        assert.ok(r.meanUs > 0 && r.minUs <= r.p50Us && r.p50Us <= r.p95Us && r.p95Us <= r.p99Us && r.p99Us <= r.maxUs,
+          `${r.run} ${r.query}: ${JSON.stringify(r)}`);
+        assert.ok(r.minUs <= r.meanUs && r.meanUs <= r.maxUs);
+        assert.ok(Number.isInteger(r.ms) && r.hrMs > 0);
+      }
+    });
+
+    it('gets back exactly the candles each query should return, by the generator\'s arithmetic', () => {
+      for (const r of reads) {
+        assert.equal(r.countsOk, true, `${r.run} ${r.query}: ${JSON.stringify(r.firstMismatch)}`);
+        assert.equal(r.mismatches, 0);
+        assert.equal(r.returned, r.expected);
+      }
+      // the expected counts, computed here from the sizes rather than taken from the script
+      for (const r of reads.filter((x) => x.query === 'byTicker')) assert.equal(r.expected, SMOKE.TICKER_QUERIES * SMOKE.MINUTES);
+      for (const r of reads.filter((x) => x.query === 'day')) assert.equal(r.expected, SMOKE.DAY_QUERIES * CANDLES);
+      for (const r of reads.filter((x) => x.query === 'timeRange')) {
+        const n = QUERIES.timeRange;
+        assert.equal(r.expected % SMOKE.TICKERS, 0, 'a whole number of minutes of every ticker');
+        assert.ok(r.expected >= n * SMOKE.TICKERS && r.expected <= n * SMOKE.TICKERS * 30, `${r.expected} candles in ${n} intervals of 1-30 minutes`);
+      }
+    });
+
+    it('says whether the cache was cut for the little-memory run, and why not where it was not', () => {
+      for (const r of reads.filter((x) => x.run === 'own-memory')) assert.equal(r.lowMemory, null);
+      const little = reads.filter((x) => x.run === 'little-memory');
+      for (const r of little) {
+        if (server === 'mongod') {
+          assert.equal(r.lowMemory.outcome, 'applied', r.lowMemory.reason);
+          assert.equal(r.lowMemory.cacheBytes, SMOKE.CACHE_MB * 1024 * 1024);
+          assert.equal(r.lowMemory.restored, true, 'the cache size is restored afterwards');
+          assert.match(r.lowMemory.reason, /page cache/);
+        } else {
+          assert.equal(r.lowMemory.outcome, 'not applied');
+          assert.match(r.lowMemory.reason, /no WiredTiger cache/);
+          assert.match(r.memory, /not reduced/);
+        }
+      }
+    });
+
+    it('writes summary.md with the measured tables beside the article\'s findings, and every chart as a real PNG', async () => {
+      const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
+      assert.match(summary, /\| candles \| [\d,]+ \| [\d,.]+ \| [\d,]+ \| 3,900 \| 2\d\d\.\d \|/);
+      assert.match(summary, /\| 1 by ticker \| 10 \| [\d,]+ \| [\d,]+ \| [\d,]+ \| [\d,]+ \| true \|/);
+      assert.match(summary, /\| 3 whole day \| (the server's own \(cache not reduced\)|WiredTiger cache 1 MB) \| 1 \|/);
+      assert.match(summary, /\| 1 load time \(TokuMX 1\.4× faster\) \| 0\.71 \| – \|/);
+      assert.match(summary, /little memory: (not applied|applied): /);
+      for (const chart of CHARTS) {
+        const png = await inspectPng(fs.readFileSync(path.join(out, `trade-candles-${chart}.png`)));
+        assert.deepEqual([png.width, png.height], [1000, 560]);
+        assert.ok(png.distinctColours > 10, `${chart} is not blank`);
+      }
+    });
+
+    it('leaves no process it started running', () => {
+      assert.deepEqual(processesWithTag(tag), []);
+    });
+  });
+}
