@@ -13,13 +13,14 @@ async function renderFigures(outDir, scenarios) {
     const published = scenario.loadPublished();
     parts.push(`## ${scenario.name}: ${scenario.title}`, `“${scenario.article.title}” (${scenario.article.site}, ${scenario.article.year}); ${published.server}.`);
     for (const spec of scenario.tables) {
-      const columns = spec.columns.filter((c) => c.published).map((c) => ({ ...c, published: false }));
+      const columns = spec.columns.filter((c) => c.published || c.publishedOnly).map((c) => ({ ...c, published: false, publishedOnly: false }));
       if (!columns.length) continue;
       parts.push(`**${spec.title}**`, toMarkdown(pivotTable({ ...spec, columns }, published.records, [], tableGroups(scenario, spec))));
     }
     for (const chart of scenario.charts) {
       const file = `${scenario.name}-${chart.id}.png`;
       const config = chartConfig({ spec: chart, measured: new Map(), published: published.records, groups: chart.groups || scenario.collections, sameScale: true, subtitle: 'the article\'s published values' });
+      if (!config.data.datasets.length) continue; // the article printed no values for this chart
       fs.writeFileSync(path.join(outDir, file), await renderChart(config));
       files.push(file);
       parts.push(`![${chart.title}](${file})`);

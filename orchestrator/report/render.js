@@ -116,6 +116,7 @@ async function renderScenario({ scenario, run, serverRecords, measurements, outD
       spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
       subtitle: chartSubtitle(chart, run.params.size, sameScale),
     });
+    if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
     fs.writeFileSync(path.join(outDir, file), await renderChart(config));
     files.push(file);
     parts.push(`![${chart.title}](${file})`);

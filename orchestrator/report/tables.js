@@ -14,7 +14,9 @@ function uniqueSorted(values) {
 }
 
 /**
- * @param spec      a descriptor table: { title, step?, where?, row, group, columns: [{ field, label, published, format }] }
+ * @param spec      a descriptor table: { title, step?, where?, row, group, columns: [{ field, label, published,
+ *                  publishedOnly, format }] }: published adds the article's column beside the measured one,
+ *                  publishedOnly shows the article's alone
  * @param measured  measurement records of one server
  * @param published the article's records (same field names), or []
  * @param groups    the group values in order (the descriptor's collections)
@@ -24,23 +26,25 @@ function pivotTable(spec, measured, published, groups) {
   const pick = (records) => records.filter((r) => matches(r, spec));
   const m = pick(measured);
   const p = pick(published);
-  // Rows the run measured; the article's other rows belong to `orchestrate figures`.
-  const rowKeys = uniqueSorted((m.length ? m : p).map((r) => r[spec.row]));
+  // Rows the run measured; the article's other rows belong to `orchestrate figures`. A table of
+  // the article's values alone (publishedOnly columns: findings no server here can measure) keeps them.
+  const articleOnly = spec.columns.every((c) => c.publishedOnly);
+  const rowKeys = uniqueSorted((m.length && !articleOnly ? m : p).map((r) => r[spec.row]));
   const find = (records, row, group) => records.find((r) => r[spec.row] === row && r[spec.group] === group);
 
   const header = [spec.row];
   for (const group of groups) {
     for (const col of spec.columns) {
-      if (col.published) header.push(`${group} ${col.label} (article)`);
-      header.push(`${group} ${col.label}`);
+      if (col.published || col.publishedOnly) header.push(`${group} ${col.label} (article)`);
+      if (!col.publishedOnly) header.push(`${group} ${col.label}`);
     }
   }
   const rows = rowKeys.map((row) => {
     const cells = [String(row)];
     for (const group of groups) {
       for (const col of spec.columns) {
-        if (col.published) cells.push(formatValue(find(p, row, group)?.[col.field], col.format));
-        cells.push(formatValue(find(m, row, group)?.[col.field], col.format));
+        if (col.published || col.publishedOnly) cells.push(formatValue(find(p, row, group)?.[col.field], col.format));
+        if (!col.publishedOnly) cells.push(formatValue(find(m, row, group)?.[col.field], col.format));
       }
     }
     return cells;

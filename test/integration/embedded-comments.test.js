@@ -36,7 +36,7 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
       skipUnless(this, server);
       serversBefore = kitServers().map((p) => p.pid);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-ec-'));
-      result = await invokeOrchestrate(['embedded-comments', '--server', server, '--size', 'smoke', '--out', out]);
+      result = await invokeOrchestrate(['embedded-comments', '--server', server, '--size', 'smoke', '--no-calibrate', '--out', out]);
       run = loadRun(out);
       cells = run.measurements.filter((m) => m.scenario === 'embedded-comments');
     });

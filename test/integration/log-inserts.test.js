@@ -29,7 +29,7 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
       skipUnless(this, server);
       skipUnless(this, 'ferretdb-pg'); // the baseline needs PostgreSQL's binaries, as ferretdb-pg does
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-log-inserts-'));
-      result = await invokeOrchestrate(['log-inserts', '--server', server, '--size', 'smoke', '--workers', String(WORKERS), '--out', out], { env: tag });
+      result = await invokeOrchestrate(['log-inserts', '--server', server, '--size', 'smoke', '--no-calibrate', '--workers', String(WORKERS), '--out', out], { env: tag });
       run = loadRun(out);
     });
 

@@ -23,7 +23,7 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
     before(async function () {
       skipUnless(this, server);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-many-keys-'));
-      result = await invokeOrchestrate(['many-keys', '--server', server, '--size', 'smoke', '--out', out]);
+      result = await invokeOrchestrate(['many-keys', '--server', server, '--size', 'smoke', '--no-calibrate', '--out', out]);
       run = loadRun(out);
     });
 

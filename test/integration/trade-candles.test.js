@@ -27,7 +27,7 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
     before(async function () {
       skipUnless(this, server);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-candles-'));
-      result = await invokeOrchestrate(['trade-candles', '--server', server, '--size', 'smoke', '--out', out], { env: tag });
+      result = await invokeOrchestrate(['trade-candles', '--server', server, '--size', 'smoke', '--no-calibrate', '--out', out], { env: tag });
       run = loadRun(out);
       load = run.measurements.filter((m) => m.step === 'load');
       reads = run.measurements.filter((m) => m.step === 'read');
