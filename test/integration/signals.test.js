@@ -5,21 +5,10 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
+const { waitFor } = require('../helpers/wait');
 const { loadRun } = require('../helpers/results');
 const { skipUnless } = require('../helpers/servers');
 const { newTag, processesWithTag } = require('../helpers/processes');
-
-function waitFor(predicate, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (predicate()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('timed out waiting'));
-      setTimeout(tick, 200);
-    };
-    tick();
-  });
-}
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   describe(`${signal} during a run on ferretdb-pg`, function () {

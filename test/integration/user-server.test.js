@@ -8,20 +8,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { invokeOrchestrate } = require('../helpers/cli');
+const { waitFor } = require('../helpers/wait');
 const { loadRun } = require('../helpers/results');
 const { skipUnless, startTestServer } = require('../helpers/servers');
-
-function waitFor(predicate, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (predicate()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('timed out waiting'));
-      setTimeout(tick, 200);
-    };
-    tick();
-  });
-}
 
 function filesUnder(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
