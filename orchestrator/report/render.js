@@ -7,6 +7,7 @@ const { readResults } = require('../results');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes } = require('./format');
+const { verdictsFor, verdictsMarkdown } = require('../verdicts');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -136,6 +137,9 @@ async function renderRunReport(runDir, scenarios) {
   const end = records.filter((r) => r.type === 'end' || r.type === 'resume').at(-1);
 
   const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
+  const runScenarios = run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
+  const verdicts = verdictsMarkdown(verdictsFor(runScenarios, measurements));
+  if (verdicts) parts.push(verdicts);
   const overhead = overheadTable(records.filter((r) => r.type === 'overhead'));
   if (overhead) parts.push(overhead);
   if (!end || end.type === 'resume') parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');

@@ -1,0 +1,212 @@
+'use strict';
+// Each article's headline findings, stored as data beside its published table, checked on a
+// run's measurements: holds, does not hold, inconclusive (inside the finding's margin), or cannot
+// be tested here (the server lacks the feature, or the size is too small to tell). A verdict
+// names the margin that decides it and puts the measured figure beside the published one.
+const { matches } = require('./report/tables');
+
+const HOLDS = 'holds';
+const FAILS = 'does not hold';
+const INCONCLUSIVE = 'inconclusive';
+const UNTESTABLE = 'cannot be tested here';
+
+const pct = (x) => `${(x * 100).toFixed(1)}%`;
+const times = (x) => `${x.toFixed(2)}×`;
+
+function pick(records, where) {
+  return records.filter((r) => matches(r, { where }));
+}
+
+/** The field of the first record matching where, or with sum the total over all of them. */
+function valueOf(records, where, field, sum = false) {
+  const found = pick(records, where).filter((x) => Number.isFinite(x[field]));
+  if (!found.length) return null;
+  return sum ? found.reduce((n, x) => n + x[field], 0) : found[0][field];
+}
+
+function getPath(record, dotted) {
+  return dotted.split('.').reduce((v, k) => (v == null ? v : v[k]), record);
+}
+
+/**
+ * A finding's precondition: a field some record must carry with a value (equals), or reach
+ * (atLeast: the size must be large enough to tell), else the finding is untestable here.
+ */
+function unmet(requires, records) {
+  if (!requires) return null;
+  const values = records.map((r) => getPath(r, requires.field)).filter((v) => v !== undefined && v !== null);
+  if (!values.length) return `${requires.else} (no ${requires.field} recorded)`;
+  if (requires.atLeast !== undefined) {
+    const max = Math.max(...values);
+    return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, the article's ${requires.atLeast})`;
+  }
+  return values.some((v) => v === requires.equals) ? null : `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')})`;
+}
+
+/**
+ * a and b over x: a starts above b by more than the margin and ends below it by more than the
+ * margin. Relative gaps inside the margin at either end are too close to call.
+ */
+function crossing(check, records) {
+  const series = (name) => pick(records, { ...check.where, [check.series]: name })
+    .filter((r) => Number.isFinite(r[check.y]) && Number.isFinite(r[check.x]))
+    .sort((p, q) => p[check.x] - q[check.x]);
+  const a = series(check.a);
+  const b = series(check.b);
+  const xs = a.map((r) => r[check.x]).filter((x) => b.some((r) => r[check.x] === x));
+  if (xs.length < (check.minPoints || 2)) return { status: UNTESTABLE, measured: `${xs.length} point(s) of both series: too few to tell` };
+  const gap = (x) => {
+    const av = a.find((r) => r[check.x] === x)[check.y];
+    const bv = b.find((r) => r[check.x] === x)[check.y];
+    return (av - bv) / bv;
+  };
+  const first = gap(xs[0]);
+  const last = gap(xs.at(-1));
+  const crossAt = xs.find((x, i) => i > 0 && gap(xs[i - 1]) > 0 && gap(x) <= 0);
+  const measured = `${check.a} ${first >= 0 ? 'larger' : 'smaller'} by ${pct(Math.abs(first))} at ${check.x} ${xs[0]}, ${last >= 0 ? 'larger' : 'smaller'} by ${pct(Math.abs(last))} at ${check.x} ${xs.at(-1)}${crossAt !== undefined ? `; crosses at ${check.x} ${crossAt}` : ''}`;
+  if (Math.abs(first) <= check.margin || Math.abs(last) <= check.margin) return { status: INCONCLUSIVE, measured };
+  return { status: first > 0 && last < 0 ? HOLDS : FAILS, measured };
+}
+
+/**
+ * num/den against a threshold: holds at or past atLeast (or at or under atMost); does not hold
+ * where the effect is absent or reversed (within margin of 1, or the other way); in between,
+ * inconclusive.
+ */
+function ratioOf(num, den, check, label) {
+  const r = num / den;
+  const measured = `${times(r)} (${label})`;
+  if (check.atMost !== undefined) {
+    if (r <= check.atMost) return { status: HOLDS, measured };
+    return { status: r >= 1 - check.margin ? FAILS : INCONCLUSIVE, measured };
+  }
+  if (r >= check.atLeast) return { status: HOLDS, measured };
+  return { status: r <= 1 + check.margin ? FAILS : INCONCLUSIVE, measured };
+}
+
+/**
+ * A ratio of one measured value to another on one server; a side with fromServer takes its value
+ * from that server's records instead (the SQL baseline against each MongoDB server).
+ */
+function ratio(check, records, all = records) {
+  const side = (sel) => {
+    const { fromServer, ...where } = sel;
+    return valueOf(fromServer ? all.filter((r) => r.server === fromServer) : records, where, check.field, check.sum);
+  };
+  const num = side(check.num);
+  const den = side(check.den);
+  if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: 'not measured' };
+  return ratioOf(num, den, check, `${check.field} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}`);
+}
+
+/**
+ * How a value at the largest x of a series compares with the series' fastest, and, optionally, how flat a
+ * second series stays. Untestable where the run did not reach the x where the article saw it.
+ */
+function growth(check, records) {
+  const series = (where) => pick(records, where).filter((r) => Number.isFinite(r[check.field]) && Number.isFinite(r[check.x]))
+    .sort((p, q) => p[check.x] - q[check.x]);
+  const grow = series(check.grows);
+  if (grow.length < 2) return { status: UNTESTABLE, measured: 'not measured' };
+  const maxX = grow.at(-1)[check.x];
+  const fastest = grow.reduce((m, r) => (r[check.field] < m[check.field] ? r : m));
+  const g = grow.at(-1)[check.field] / fastest[check.field];
+  let measured = `${times(g)} at ${maxX} ${check.x} against the fastest (${fastest[check.x]} ${check.x})`;
+  let flatOk = true;
+  if (check.flat) {
+    const flat = series(check.flat.where);
+    if (flat.length >= 2) {
+      const values = flat.map((r) => r[check.field]);
+      const spread = Math.max(...values) / Math.min(...values);
+      measured += `; the other stays within ${times(spread)}`;
+      flatOk = spread <= check.flat.atMost;
+    }
+  }
+  if (maxX < check.minX) return { status: UNTESTABLE, measured: `${measured}: this size stops at ${maxX} ${check.x}, and the article saw it from ${check.minX}` };
+  if (g >= check.atLeast && flatOk) return { status: HOLDS, measured };
+  if (g <= 1 + check.margin) return { status: FAILS, measured };
+  return { status: INCONCLUSIVE, measured };
+}
+
+/** Two values about equal: holds within tolerance of each other, does not hold past twice it. */
+function near(check, records) {
+  const num = valueOf(records, check.num, check.field, check.sum);
+  const den = valueOf(records, check.den, check.field, check.sum);
+  if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: 'not measured' };
+  const r = num / den;
+  const off = Math.abs(r - 1);
+  const measured = `${times(r)} (${check.field}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')})`;
+  if (off <= check.tolerance) return { status: HOLDS, measured };
+  return { status: off > 2 * check.tolerance ? FAILS : INCONCLUSIVE, measured };
+}
+
+const CHECKS = { crossing, ratio, growth, near };
+
+/** One finding on one server's records (all: the scenario's records on every server). */
+function judge(finding, records, all = records) {
+  const why = unmet(finding.requires, records);
+  const check = CHECKS[finding.check.kind];
+  if (!check) throw new Error(`finding ${finding.id}: no check of kind ${finding.check.kind}`);
+  const result = check(finding.check, records, all);
+  if (why) return { status: UNTESTABLE, measured: `${why}; measured instead: ${result.measured}` };
+  return result;
+}
+
+/**
+ * Every finding of every scenario in the run, per server that measured the scenario:
+ * [{ scenario, finding, server, status, measured, published, decidedBy }].
+ */
+function verdictsFor(scenarios, measurements) {
+  const out = [];
+  for (const scenario of scenarios) {
+    const findings = scenario.loadPublished().findings || [];
+    const servers = [...new Set(measurements.filter((m) => m.scenario === scenario.name).map((m) => m.server))];
+    for (const finding of findings) {
+      if (finding.across) {
+        out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measurements.filter((m) => m.scenario === scenario.name)) });
+        continue;
+      }
+      const all = measurements.filter((m) => m.scenario === scenario.name);
+      // a scenario's SQL baseline is what MongoDB servers are held against, not a server judged
+      const referenceServers = [scenario.baseline?.server, finding.check.num?.fromServer, finding.check.den?.fromServer].filter(Boolean);
+      for (const server of servers.filter((s) => !referenceServers.includes(s))) {
+        out.push({ scenario: scenario.name, finding, server, ...judge(finding, all.filter((m) => m.server === server), all) });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A finding that compares servers (the compressed engine against the default one): the servers
+ * are chosen by a field of their records, and untestable unless the run had both.
+ */
+function judgeAcross(finding, records) {
+  const { a, b } = finding.across;
+  const serverOf = (sel) => records.find((r) => matches(r, { where: sel }))?.server;
+  const sa = serverOf(a.select);
+  const sb = serverOf(b.select);
+  if (!sa || !sb) return { status: UNTESTABLE, measured: `needs ${finding.across.hint}` };
+  const num = records.filter((r) => r.server === sa);
+  const den = records.filter((r) => r.server === sb);
+  const va = valueOf(num, finding.check.where || {}, finding.check.field);
+  const vb = valueOf(den, finding.check.where || {}, finding.check.field);
+  if (va === null || vb === null) return { status: UNTESTABLE, measured: 'not measured on both' };
+  return ratioOf(va, vb, finding.check, `${finding.check.field} on ${sa} / on ${sb}`);
+}
+
+
+/** The verdicts as a markdown table, with how each is decided. */
+function verdictsMarkdown(verdicts) {
+  if (!verdicts.length) return '';
+  const rows = verdicts.map((v) => `| ${v.scenario} | ${v.finding.claim} | ${v.server} | **${v.status}** | ${v.measured} | ${v.finding.published} |`);
+  const rules = [...new Map(verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()];
+  return [
+    '## Verdicts',
+    'Each article\'s headline findings, checked on this run. *Inconclusive* means the measurement fell inside the margin that decides the finding; *cannot be tested here* says why.',
+    ['| scenario | finding | server | verdict | measured | article |', '|---|---|---|---|---|---|', ...rows].join('\n'),
+    `How each is decided:\n${rules.join('\n')}`,
+  ].join('\n\n');
+}
+
+module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE };
