@@ -18,6 +18,12 @@ function parsePasses(value) {
   return Number(value);
 }
 
+function parseFraction(value) {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || !(n > 0 && n < 10)) throw new InvalidArgumentError('Not a fraction above 0, such as 0.1.');
+  return n;
+}
+
 function parseSeed(value) {
   if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('Not a whole number from 0 to 4294967295.');
   return Number(value);
@@ -225,6 +231,20 @@ async function serveCommand(specText, config, log) {
   return 0;
 }
 
+async function compareCommand(runA, runB, opts, config, log) {
+  for (const dir of [runA, runB]) {
+    if (!fs.existsSync(path.join(dir, 'results.jsonl'))) throw new UsageError(`${dir} holds no results.jsonl: give the folders of two runs`);
+  }
+  const { compareRuns } = require('./compare');
+  const out = path.resolve(opts.out || path.join(config.root, 'reports', 'compare', `${path.basename(path.resolve(runA))}-vs-${path.basename(path.resolve(runB))}`));
+  const { files, flagged } = await compareRuns({
+    dirA: path.resolve(runA), dirB: path.resolve(runB), out, scenarios: discoverScenarios(config.shellDir, config.root),
+    serverA: opts.serverA, serverB: opts.serverB, noise: opts.noise,
+  });
+  log(`wrote ${files.map((f) => path.join(path.relative(process.cwd(), out) || '.', f)).join(', ')}; ${flagged} cell(s) changed past ±${Math.round(opts.noise * 100)}%`);
+  return 0;
+}
+
 function listCommand(config, log) {
   const scenarios = discoverScenarios(config.shellDir, config.root);
   for (const s of scenarios) {
@@ -260,6 +280,14 @@ function buildProgram(config, log, setResult) {
   program.command('report <dir>')
     .description('re-render summary.md and the charts of a run from its results.jsonl')
     .action(async (dir) => setResult(await reportCommand(dir, config, log)));
+
+  program.command('compare <runA> <runB>')
+    .description('put two runs side by side: per cell of each scenario\'s tables, B/A, flagged past the noise you allow')
+    .option('--server-a <name>', 'the server of run A to compare, where it ran on several')
+    .option('--server-b <name>', 'the server of run B to compare, where it ran on several')
+    .option('--noise <fraction>', 'flag changes past this fraction (default 0.1: ±10%)', parseFraction, 0.1)
+    .option('--out <dir>', 'folder for compare.md and its charts (default: reports/compare/<A>-vs-<B>)')
+    .action(async (runA, runB, opts) => setResult(await compareCommand(runA, runB, opts, config, log)));
 
   program.command('figures')
     .description('render the articles\' own figures from their published tables, without a server')

@@ -63,6 +63,8 @@ function runMongoshScript({ uri, file, vars, server, logFile, onProgress = () =>
   const child = trackChild(spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HOME: mongoshHome() },
+    // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
+    cwd: path.resolve(__dirname, '..'),
   }));
   const measurements = [];
   const tail = [];

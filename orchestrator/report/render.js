@@ -8,6 +8,7 @@ const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes } = require('./format');
 const { verdictsFor, verdictsMarkdown } = require('../verdicts');
+const { writeHtmlReport } = require('./html');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -156,8 +157,10 @@ async function renderRunReport(runDir, scenarios) {
     parts.push('## Failures', ...failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`));
   }
   if (problems.length) parts.push('## Problems reading results.jsonl', ...problems.map((p) => `- ${p}`));
-  fs.writeFileSync(path.join(runDir, 'summary.md'), `${parts.join('\n\n')}\n`);
-  return { files: ['summary.md', ...files], problems, failures: failures.length };
+  const markdown = `${parts.join('\n\n')}\n`;
+  fs.writeFileSync(path.join(runDir, 'summary.md'), markdown);
+  const html = writeHtmlReport(runDir, markdown, `mongo-classics run ${path.basename(runDir)}`);
+  return { files: ['summary.md', html, ...files], problems, failures: failures.length };
 }
 
 module.exports = { renderRunReport };

@@ -25,8 +25,9 @@
 //             (MINUTES per ticker, TICKERS per minute of an interval, TICKERS x MINUTES for the
 //             day): the article saw TokuMX silently cut answers short, and a check by count is
 //             what catches that. The check is outside the timed region and printed per type.
-//           - Percentiles beside the article's mean, from the sorted samples (no npm package:
-//             the script must paste into a bare mongosh). new Date() sums (ms) beside
+//           - Percentiles beside the article's mean, from an HdrHistogram (hdr-histogram-js)
+//             where the shell can load it, as the kit runs it; pasted into a bare mongosh, from
+//             the sorted samples (percentilesFrom says which). new Date() sums (ms) beside
 //             performance.now() (hrMs, and the microsecond figures).
 //           - Little memory: the article shrank its VMs' RAM. A script cannot; it can shrink the
 //             WiredTiger cache at run time (setParameter wiredTigerEngineRuntimeConfig
@@ -138,6 +139,29 @@ function latencySummary(samples) {
   };
 }
 // --- end query plan ---
+
+/**
+ * Percentiles from an HdrHistogram (hdr-histogram-js, 3 significant digits) where the shell can
+ * load it (the kit runs mongosh from its own folder, whose node_modules has it); pasted into a
+ * bare mongosh, the nearest-rank percentiles of the sorted samples. The output says which.
+ */
+function histogramSummary(samples) {
+  var hdr = null;
+  try { hdr = require('hdr-histogram-js'); } catch (e) { /* pasted: no npm packages to load */ }
+  if (!hdr) return Object.assign(latencySummary(samples), { percentilesFrom: 'sorted samples (nearest rank)' });
+  var h = hdr.build({ numberOfSignificantValueDigits: 3 });
+  samples.forEach(function (us) { h.recordValue(Math.max(1, Math.round(us))); });
+  var r1 = function (v) { return Math.round(v * 10) / 10; };
+  var summary = {
+    queries: samples.length,
+    meanUs: r1(samples.reduce(function (n, v) { return n + v; }, 0) / samples.length),
+    p50Us: h.getValueAtPercentile(50), p95Us: h.getValueAtPercentile(95), p99Us: h.getValueAtPercentile(99),
+    minUs: h.minNonZeroValue, maxUs: h.maxValue,
+    percentilesFrom: 'hdr-histogram-js'
+  };
+  if (typeof h.destroy === 'function') h.destroy();
+  return summary;
+}
 
 function filterOf(q) {
   if (q.query === 'byTicker') return { ticker: q.ticker };
@@ -268,7 +292,7 @@ runs.forEach(function (run) {
   TYPES.forEach(function (t) {
     var r = results[t.query];
     if (!r.samples.length) return;
-    var s = latencySummary(r.samples);
+    var s = histogramSummary(r.samples);
     print(run + ', ' + t.test + ': ' + s.queries + ' queries, mean ' + s.meanUs + ' us, p50 ' + s.p50Us + ' us, p95 ' + s.p95Us +
       ' us, p99 ' + s.p99Us + ' us; ' + r.returned + ' candles returned, ' + r.expected + ' expected' +
       (r.mismatches ? ' (' + r.mismatches + ' queries returned the wrong count)' : ''));
@@ -276,6 +300,7 @@ runs.forEach(function (run) {
       scenario: 'trade-candles', step: 'read', pass: PASS, run: run, query: t.query,
       test: t.test + (PASS > 1 ? ' (pass ' + PASS + ')' : ''),
       queries: s.queries, meanUs: s.meanUs, p50Us: s.p50Us, p95Us: s.p95Us, p99Us: s.p99Us, minUs: s.minUs, maxUs: s.maxUs,
+      percentilesFrom: s.percentilesFrom,
       ms: r.ms, hrMs: Math.round(r.hrMs * 1000) / 1000,
       returned: r.returned, expected: r.expected, mismatches: r.mismatches, countsOk: r.mismatches === 0, firstMismatch: r.firstMismatch,
       memory: memory, lowMemory: lowMemory, planSeed: PLAN_SEED

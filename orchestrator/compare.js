@@ -1,0 +1,109 @@
+'use strict';
+// `orchestrate compare RUN_A RUN_B`: two runs of the same scenarios side by side (other servers,
+// versions or days), cell by cell of each scenario's tables, with the ratio B/A, and a flag where
+// the change is larger than the noise the user allows (the runs hold no repeats to measure it).
+const fs = require('node:fs');
+const path = require('node:path');
+const { readResults } = require('./results');
+const { matches, toMarkdown } = require('./report/tables');
+const { renderChart } = require('./report/charts');
+const { formatValue } = require('./report/format');
+const { UsageError } = require('./errors');
+
+function loadRun(dir) {
+  const { records } = readResults(path.join(dir, 'results.jsonl'));
+  const run = records.find((r) => r.type === 'run');
+  if (!run) throw new UsageError(`${dir}: results.jsonl has no run header`);
+  return { dir, run, measurements: records.filter((r) => r.type === 'measurement'), servers: records.filter((r) => r.type === 'server') };
+}
+
+/** The server of a run to compare: the one named, or the run's only one (baselines aside). */
+function chooseServer(run, scenario, named) {
+  const servers = [...new Set(run.measurements.filter((m) => m.scenario === scenario.name).map((m) => m.server))]
+    .filter((s) => s !== scenario.baseline?.server);
+  if (named) {
+    if (!servers.includes(named)) throw new UsageError(`${path.basename(run.dir)} has no server '${named}' for ${scenario.name} (it has: ${servers.join(', ') || 'none'})`);
+    return named;
+  }
+  if (servers.length !== 1) throw new UsageError(`${path.basename(run.dir)} ran ${scenario.name} on ${servers.length} servers (${servers.join(', ')}): name one with --server-a/--server-b`);
+  return servers[0];
+}
+
+/** Every measured cell of a scenario's tables: { key, label, value }. */
+function cells(scenario, records) {
+  const out = new Map();
+  for (const table of scenario.tables) {
+    for (const r of records.filter((x) => matches(x, table))) {
+      for (const col of table.columns.filter((c) => !c.publishedOnly)) {
+        if (!Number.isFinite(r[col.field])) continue;
+        const label = `${table.title.split(':')[0].split('(')[0].trim()} · ${r[table.row]} · ${r[table.group]} · ${col.label}`;
+        const key = JSON.stringify([table.title, r[table.row], r[table.group], col.field]);
+        if (!out.has(key)) out.set(key, { key, label, value: r[col.field], format: col.format });
+      }
+    }
+  }
+  return out;
+}
+
+async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise }) {
+  const a = loadRun(dirA);
+  const b = loadRun(dirB);
+  const common = scenarios.filter((s) => a.run.params.scenarios.includes(s.name) && b.run.params.scenarios.includes(s.name));
+  if (!common.length) throw new UsageError('the two runs have no scenario in common');
+  fs.mkdirSync(out, { recursive: true });
+  const parts = [
+    `# ${path.basename(dirA)} (A) against ${path.basename(dirB)} (B)`,
+    `A: size ${a.run.params.size}, kit ${a.run.kit?.commit ?? '?'}, ${a.run.startedAt}. B: size ${b.run.params.size}, kit ${b.run.kit?.commit ?? '?'}, ${b.run.startedAt}.`,
+    `A change is **flagged** where B/A is past ±${Math.round(noise * 100)}%: these runs hold no repeats to measure their own noise, so this is the margin you allowed (--noise).`,
+  ];
+  if (JSON.stringify(a.run.params.sizes) !== JSON.stringify(b.run.params.sizes)) {
+    parts.push('**The runs used different sizes: most ratios say more about the size than about the servers.**');
+  }
+  const files = [];
+  let flagged = 0;
+  for (const scenario of common) {
+    const sa = chooseServer(a, scenario, serverA);
+    const sb = chooseServer(b, scenario, serverB);
+    const ca = cells(scenario, a.measurements.filter((m) => m.scenario === scenario.name && m.server === sa));
+    const cb = cells(scenario, b.measurements.filter((m) => m.scenario === scenario.name && m.server === sb));
+    const rows = [];
+    const chartRows = [];
+    for (const [key, cellA] of ca) {
+      const cellB = cb.get(key);
+      if (!cellB || cellA.value === 0) continue;
+      const ratio = cellB.value / cellA.value;
+      const flag = Math.abs(ratio - 1) > noise;
+      if (flag) flagged += 1;
+      rows.push([cellA.label, formatValue(cellA.value, cellA.format), formatValue(cellB.value, cellB.format), `×${ratio.toFixed(2)}`, flag ? '**changed**' : '']);
+      chartRows.push({ label: cellA.label, ratio, flag });
+    }
+    parts.push(`## ${scenario.name}: A on ${sa}, B on ${sb}`);
+    if (!rows.length) { parts.push('_No cell measured in both runs._'); continue; }
+    parts.push(toMarkdown({ header: ['cell', 'A', 'B', 'B/A', ''], rows }));
+    const file = `compare-${scenario.name}.png`;
+    const shown = chartRows.slice(0, 40);
+    const config = {
+      type: 'bar',
+      data: {
+        labels: shown.map((r) => r.label),
+        datasets: [{ label: 'B/A', data: shown.map((r) => r.ratio), backgroundColor: shown.map((r) => (r.flag ? '#e15759' : '#4e79a7')) }],
+      },
+      options: {
+        animation: false,
+        indexAxis: 'y',
+        plugins: {
+          title: { display: true, text: `${scenario.name}: B/A per cell (${sb} / ${sa}); red past ±${Math.round(noise * 100)}%`, font: { size: 16 } },
+          legend: { display: false },
+        },
+        scales: { x: { type: 'logarithmic', title: { display: true, text: 'B/A (log scale; 1 = unchanged)' } } },
+      },
+    };
+    fs.writeFileSync(path.join(out, file), await renderChart(config, { width: 1000, height: Math.max(300, 90 + 22 * shown.length) }));
+    files.push(file);
+    parts.push(`![${scenario.name}](${file})`);
+  }
+  fs.writeFileSync(path.join(out, 'compare.md'), `${parts.join('\n\n')}\n`);
+  return { files: ['compare.md', ...files], flagged };
+}
+
+module.exports = { compareRuns };
