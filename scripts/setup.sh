@@ -45,7 +45,10 @@ fi
 
 tools=$PWD/.tools/ferretdb
 bin=$tools/bin/ferretdb
-if [ -x "$bin" ] && "$bin" --version 2>/dev/null | grep -q "$FERRETDB_VERSION"; then
+# the version is read into a variable first: piping it into grep -q or head would end ferretdb
+# with SIGPIPE, which pipefail turns into a failure
+built_version=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
+if [[ "$built_version" == *"version: $FERRETDB_VERSION"* ]]; then
   say "FerretDB $FERRETDB_VERSION present at $bin"
 else
   command -v go >/dev/null || { say "Go is needed to build FerretDB and was not found on PATH"; exit 1; }
@@ -65,6 +68,7 @@ else
   )
   mv "$bin.tmp" "$bin"
   rm -rf "$src"
-  "$bin" --version | head -1
+  built_version=$("$bin" --version)
+  say "built FerretDB ${built_version%%$'\n'*}"
 fi
 say "done"
