@@ -124,6 +124,7 @@ function planResume(dir, opts, config) {
     if (m.collection && Number.isInteger(m.count)) entry.counts[m.collection] = { count: m.count, expectedCount: m.expectedCount, step: m.step, pass: m.pass };
   }
   const p = run.params;
+  if ((p.repeat || 1) > 1) throw new UsageError('--resume: runs with --repeat cannot be resumed; run them again');
   return {
     scenarioNames: p.scenarios,
     specs,
@@ -168,6 +169,7 @@ async function runCommand(scenarioNamesGiven, optsGiven, config, log) {
       options: {
         size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
         workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
+        repeat: opts.repeat, warmup: opts.warmup,
         resume: resume && { done: resume.done },
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
@@ -271,6 +273,8 @@ function buildProgram(config, log, setResult) {
     .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
     .option('--no-baseline', 'skip the SQL baselines (the log-inserts article\'s SQL Server row)')
     .addOption(new Option('--set <NAME=N>', 'override one size variable of the chosen size, repeatable (e.g. --set DOCS=2001)').argParser(parseSetting).default({}, 'none'))
+    .addOption(new Option('--repeat <k>', 'run each scenario K times on each server and report the median, min, max and CV').argParser(parsePasses).default(1))
+    .option('--no-warmup', 'with --repeat, count the first run too (by default it warms up and is not counted)')
     .option('--no-calibrate', 'skip measuring the harness overhead on each server')
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
     .option('--resume <dir>', 'continue the run in DIR where it stopped (its servers must have kept their data)')

@@ -109,7 +109,18 @@ async function resumePoint({ scenario, server, client, options }) {
   return done;
 }
 
-async function runScenario({ scenario, server, client, plan, options, results, progress, logDir, config }) {
+/**
+ * The runs of each scenario on a server: one, or with --repeat K a warm-up run (recorded,
+ * marked, not counted, unless --no-warmup) and K counted runs.
+ */
+function repetitions(options) {
+  const k = options.repeat || 1;
+  if (k === 1) return [null];
+  const counted = Array.from({ length: k }, (_, i) => ({ repeat: i + 1, warmup: false, of: k }));
+  return options.warmup === false ? counted : [{ repeat: 0, warmup: true, of: k }, ...counted];
+}
+
+async function runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition = null }) {
   const resumed = await resumePoint({ scenario, server, client, options });
   const db = resumed ? client.db(scenario.database) : await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const expected = Object.fromEntries(scenario.collections.map((c) => [c, resumed?.counts[c]?.expectedCount ?? 0]));
@@ -119,10 +130,10 @@ async function runScenario({ scenario, server, client, plan, options, results, p
   for (const step of plan.steps) {
     for (const pass of step.passes) {
       if (resumed?.steps.has(`${step.name}|${pass}`)) continue;
-      const label = `${server.name} · ${scenario.name} · ${step.name}${step.repeat === 'passes' ? ` ${pass}/${plan.passes}` : ''}`;
+      const label = `${server.name} · ${scenario.name}${repetition ? (repetition.warmup ? ' · warm-up' : ` · run ${repetition.repeat}/${repetition.of}`) : ''} · ${step.name}${step.repeat === 'passes' ? ` ${pass}/${plan.passes}` : ''}`;
       progress.startStep(label);
       const stepStarted = Date.now();
-      const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}-${step.name}${pass ? `-${pass}` : ''}.log`));
+      const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}${repetition ? `-r${repetition.repeat}` : ''}-${step.name}${pass ? `-${pass}` : ''}.log`));
       try {
         const vars = {
           ...step.vars, DB_NAME: scenario.database, PASS: pass || null, PROGRESS: true, SEED: options.seed ?? null,
@@ -147,6 +158,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         }
         for (const m of measurements) {
           const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };
+          if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
           if (m.collection && stats[m.collection]) {
             Object.assign(record, stats[m.collection]);
             if (Number.isInteger(m.inserted) && Number.isInteger(m.removed)) {
@@ -206,7 +218,9 @@ async function runOnServer({ spec, scenarios, options, results, progress, logDir
     for (const scenario of scenarios) {
       const plan = scenarioPlan(scenario, options.size, options.passes, options.overrides);
       try {
-        failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config });
+        for (const repetition of repetitions(options)) {
+          failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition });
+        }
       } catch (err) {
         if (options.isInterrupted?.()) break;
         if (err instanceof ResumeMismatchError) throw err; // the whole resume is refused
@@ -257,6 +271,8 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
       overrides: options.overrides || {},
       seed: options.seed ?? null,
       workers: options.workers,
+      repeat: options.repeat || 1,
+      warmup: (options.repeat || 1) > 1 && options.warmup !== false,
       keepData: Boolean(options.keepData),
     },
     ...describeTestBed(),
@@ -281,4 +297,4 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   return { failures, resultsFile: results.file };
 }
 
-module.exports = { runBenchmarks, scenarioPlan, combineWorkerLines };
+module.exports = { runBenchmarks, scenarioPlan, combineWorkerLines, repetitions };

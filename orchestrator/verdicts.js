@@ -4,6 +4,7 @@
 // be tested here (the server lacks the feature, or the size is too small to tell). A verdict
 // names the margin that decides it and puts the measured figure beside the published one.
 const { matches } = require('./report/tables');
+const { aggregateRepeats } = require('./repeats');
 
 const HOLDS = 'holds';
 const FAILS = 'does not hold';
@@ -15,6 +16,14 @@ const times = (x) => `${x.toFixed(2)}×`;
 
 function pick(records, where) {
   return records.filter((r) => matches(r, { where }));
+}
+
+/** min and max of a field over the records matching where (from repeats' spreads), or null. */
+function rangeOf(records, where, field, sum = false) {
+  const found = pick(records, where).filter((x) => Number.isFinite(x[field]));
+  if (!found.length || !found.every((x) => x.spread?.[field])) return null;
+  const used = sum ? found : found.slice(0, 1);
+  return { min: used.reduce((n, x) => n + x.spread[field].min, 0), max: used.reduce((n, x) => n + x.spread[field].max, 0) };
 }
 
 /** The field of the first record matching where, or with sum the total over all of them. */
@@ -73,15 +82,30 @@ function crossing(check, records) {
  * where the effect is absent or reversed (within margin of 1, or the other way); in between,
  * inconclusive.
  */
-function ratioOf(num, den, check, label) {
-  const r = num / den;
-  const measured = `${times(r)} (${label})`;
+function ratioStatus(r, check) {
   if (check.atMost !== undefined) {
-    if (r <= check.atMost) return { status: HOLDS, measured };
-    return { status: r >= 1 - check.margin ? FAILS : INCONCLUSIVE, measured };
+    if (r <= check.atMost) return HOLDS;
+    return r >= 1 - check.margin ? FAILS : INCONCLUSIVE;
   }
-  if (r >= check.atLeast) return { status: HOLDS, measured };
-  return { status: r <= 1 + check.margin ? FAILS : INCONCLUSIVE, measured };
+  if (r >= check.atLeast) return HOLDS;
+  return r <= 1 + check.margin ? FAILS : INCONCLUSIVE;
+}
+
+/**
+ * With repeats (range: the lowest and highest ratio their spreads allow), a verdict that the
+ * range does not settle is inconclusive: the runs overlap the margin.
+ */
+function ratioOf(num, den, check, label, range = null) {
+  const r = num / den;
+  let measured = `${times(r)} (${label})`;
+  const status = ratioStatus(r, check);
+  if (range) {
+    measured += `; over the repeats ${times(range.lo)} to ${times(range.hi)}`;
+    if (ratioStatus(range.lo, check) !== status || ratioStatus(range.hi, check) !== status) {
+      return { status: INCONCLUSIVE, measured: `${measured}: the repeats overlap the margin` };
+    }
+  }
+  return { status, measured };
 }
 
 /**
@@ -96,7 +120,14 @@ function ratio(check, records, all = records) {
   const num = side(check.num);
   const den = side(check.den);
   if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: 'not measured' };
-  return ratioOf(num, den, check, `${check.field} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}`);
+  const sideRange = (sel) => {
+    const { fromServer, ...where } = sel;
+    return rangeOf(fromServer ? all.filter((r) => r.server === fromServer) : records, where, check.field, check.sum);
+  };
+  const rn = sideRange(check.num);
+  const rd = sideRange(check.den);
+  const range = rn || rd ? { lo: (rn?.min ?? num) / (rd?.max ?? den), hi: (rn?.max ?? num) / (rd?.min ?? den) } : null;
+  return ratioOf(num, den, check, `${check.field} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}`, range);
 }
 
 /**
@@ -160,13 +191,14 @@ function verdictsFor(scenarios, measurements) {
   const out = [];
   for (const scenario of scenarios) {
     const findings = scenario.loadPublished().findings || [];
-    const servers = [...new Set(measurements.filter((m) => m.scenario === scenario.name).map((m) => m.server))];
+    const measured = aggregateRepeats(measurements.filter((m) => m.scenario === scenario.name), scenario, findings);
+    const servers = [...new Set(measured.map((m) => m.server))];
     for (const finding of findings) {
       if (finding.across) {
-        out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measurements.filter((m) => m.scenario === scenario.name)) });
+        out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measured) });
         continue;
       }
-      const all = measurements.filter((m) => m.scenario === scenario.name);
+      const all = measured;
       // a scenario's SQL baseline is what MongoDB servers are held against, not a server judged
       const referenceServers = [scenario.baseline?.server, finding.check.num?.fromServer, finding.check.den?.fromServer].filter(Boolean);
       for (const server of servers.filter((s) => !referenceServers.includes(s))) {

@@ -18,6 +18,22 @@ function points(records, spec) {
     .sort((a, b) => a.x - b.x);
 }
 
+/**
+ * The min-max range of repeated runs around a measured line, as a shaded band (two datasets, the
+ * second filled to the first); none where the records hold no spread.
+ */
+function spreadBand(records, spec, colour, label) {
+  const band = records
+    .filter((r) => matches(r, spec) && Number.isFinite(r[spec.x]) && r.spread?.[spec.y])
+    .sort((a, b) => a[spec.x] - b[spec.x]);
+  if (!band.length) return [];
+  const edge = { borderWidth: 0, pointRadius: 0, yAxisID: 'y', borderColor: colour, spreadOf: label };
+  return [
+    { ...edge, label: `${label} min`, data: band.map((r) => ({ x: r[spec.x], y: r.spread[spec.y].min })), fill: false },
+    { ...edge, label: `${label} max`, data: band.map((r) => ({ x: r[spec.x], y: r.spread[spec.y].max })), fill: '-1', backgroundColor: `${colour}40` },
+  ];
+}
+
 function axisLabel(spec, measured) {
   const label = spec.yLabel || spec.y;
   return measured.size ? `${label}, measured` : label;
@@ -29,7 +45,8 @@ function baseOptions(spec, subtitle) {
     plugins: {
       title: { display: true, text: spec.title, font: { size: 18 } },
       subtitle: { display: Boolean(subtitle), text: subtitle || '' },
-      legend: { position: 'bottom', labels: { usePointStyle: true } },
+      // the bands of repeated runs explain themselves in the subtitle, not in the legend
+      legend: { position: 'bottom', labels: { usePointStyle: true, filter: (item, data) => !data.datasets[item.datasetIndex].spreadOf } },
     },
   };
 }
@@ -58,6 +75,7 @@ function lineChartConfig({ spec, measured, published = [], groups, sameScale, su
         label: `${server} · ${group}${spec.also ? ` · ${spec.yName || spec.y}` : ''}`, data, borderColor: c, backgroundColor: c, borderWidth: 2,
         pointStyle: POINT_STYLES[g % POINT_STYLES.length], pointRadius: 3 + g, yAxisID: 'y',
       });
+      datasets.push(...spreadBand(records.filter((r) => r[spec.series] === group), spec, c, `${server} · ${group}`));
       // a second measured field on the same axis, dotted (the client's time beside the server's)
       if (spec.also) {
         const also = points(records.filter((r) => r[spec.series] === group), { ...spec, y: spec.also.y });

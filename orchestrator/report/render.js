@@ -9,6 +9,7 @@ const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes } = require('./format');
 const { verdictsFor, verdictsMarkdown } = require('../verdicts');
 const { writeHtmlReport } = require('./html');
+const { aggregateRepeats } = require('../repeats');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -25,6 +26,7 @@ function describeRun(run, servers) {
     `Started ${run.startedAt}; size **${run.params.size}**; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
     `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, mongosh ${run.mongosh}, driver ${run.driver}.`,
     `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
+    `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
     '| server | what | version | storage | started by the kit |',
     '|---|---|---|---|---|',
@@ -77,7 +79,8 @@ function chartSubtitle(chart, size, sameScale) {
 
 async function renderScenario({ scenario, run, serverRecords, measurements, outDir }) {
   const published = scenario.loadPublished();
-  const records = measurements.filter((r) => r.scenario === scenario.name);
+  // with --repeat, one record per cell: the median of the runs, with its spread
+  const records = aggregateRepeats(measurements.filter((r) => r.scenario === scenario.name), scenario, published.findings || []);
   const measured = new Map();
   for (const s of serverRecords) {
     const rs = records.filter((r) => r.server === s.server);

@@ -44,12 +44,20 @@ function pivotTable(spec, measured, published, groups) {
     for (const group of groups) {
       for (const col of spec.columns) {
         if (col.published || col.publishedOnly) cells.push(formatValue(find(p, row, group)?.[col.field], col.format));
-        if (!col.publishedOnly) cells.push(formatValue(find(m, row, group)?.[col.field], col.format));
+        if (!col.publishedOnly) cells.push(measuredCell(find(m, row, group), col));
       }
     }
     return cells;
   });
   return { header, rows };
+}
+
+/** A measured cell; a median of repeats shows its range and coefficient of variation. */
+function measuredCell(record, col) {
+  const text = formatValue(record?.[col.field], col.format);
+  const spread = record?.spread?.[col.field];
+  if (!spread) return text;
+  return `${text} [${formatValue(spread.min, col.format)}–${formatValue(spread.max, col.format)}, cv ${(spread.cv * 100).toFixed(1)}%]`;
 }
 
 /** A table's column groups: its own `groups`, else the scenario's collections. */

@@ -97,3 +97,47 @@ describe('verdicts', () => {
     assert.equal(byId['compressed-writes-faster'], FAILS);
   });
 });
+
+describe('repeats', () => {
+  const { aggregateRepeats, median, coefficientOfVariation } = require('../../orchestrator/repeats');
+  const p2s = scenarios.find((s) => s.name === 'power-of-2-sizes');
+  const rec = (repeat, pass, ms, extra = {}) => ({ scenario: 'power-of-2-sizes', server: 's', step: 'pass', pass, collection: 'powerOf2Sizes', hrMs: ms, repeat, ...extra });
+
+  it('takes medians and spreads, drops the warm-up, and keeps a check only if every run passed it', () => {
+    const out = aggregateRepeats([
+      rec(0, 1, 999, { warmup: true }), rec(1, 1, 10, { countOk: true }), rec(2, 1, 30, { countOk: false }), rec(3, 1, 20, { countOk: true }),
+      rec(1, 2, 5), rec(2, 2, 5), rec(3, 2, 8),
+    ], p2s);
+    assert.equal(out.length, 2);
+    assert.equal(out[0].hrMs, 20);
+    assert.deepEqual([out[0].spread.hrMs.min, out[0].spread.hrMs.max, out[0].spread.hrMs.n], [10, 30, 3]);
+    assert.equal(out[0].countOk, false);
+    assert.equal(out[1].hrMs, 5);
+    assert.equal(out[0].repeat, undefined);
+  });
+
+  it('leaves a single run alone', () => {
+    const one = [rec(undefined, 1, 10)];
+    assert.deepEqual(aggregateRepeats(one, p2s), one);
+  });
+
+  it('computes median and coefficient of variation', () => {
+    assert.equal(median([3, 1, 2, 10]), 2.5);
+    assert.ok(Math.abs(coefficientOfVariation([1, 3]) - 0.5) < 1e-12);
+  });
+
+  it('makes a verdict inconclusive where the repeats overlap its margin', () => {
+    const f = finding('many-keys', 'buckets-faster');
+    const r = (repeat, original, bucket) => [
+      { scenario: 'many-keys', server: 's', kind: 'update', schema: 'original', appliedSeconds: original, keys: 20000, repeat },
+      { scenario: 'many-keys', server: 's', kind: 'update', schema: 'bucket', appliedSeconds: bucket, keys: 20000, repeat },
+    ];
+    const s = scenarios.find((x) => x.name === 'many-keys');
+    const steady = verdictsFor([s], [...r(1, 10, 1), ...r(2, 11, 1), ...r(3, 12, 1)]);
+    assert.equal(steady[0].status, HOLDS);
+    const shaky = verdictsFor([s], [...r(1, 10, 1), ...r(2, 2, 1), ...r(3, 12, 1)]);
+    assert.equal(shaky[0].status, INCONCLUSIVE);
+    assert.match(shaky[0].measured, /the repeats overlap the margin/);
+    assert.ok(f);
+  });
+});
