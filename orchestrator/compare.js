@@ -86,7 +86,8 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
       type: 'bar',
       data: {
         labels: shown.map((r) => r.label),
-        datasets: [{ label: 'B/A', data: shown.map((r) => r.ratio), backgroundColor: shown.map((r) => (r.flag ? '#e15759' : '#4e79a7')) }],
+        datasets: [{ label: 'B/A', data: shown.map((r) => [1, r.ratio]), // from 1, so a bar's length and side say how far and which way
+           backgroundColor: shown.map((r) => (r.flag ? '#e15759' : '#4e79a7')) }],
       },
       options: {
         animation: false,
