@@ -34,7 +34,8 @@ function makeTempDir(prefix) {
 
 function removeTempDirs() {
   for (const dir of tempDirs) {
-    try { fs.rmSync(dir, { recursive: true, force: true }); } catch (err) { debug('rm %s: %s', dir, err.message); }
+    // a server killed a moment ago may still be closing files in it: retry a few times
+    try { fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); } catch (err) { debug('rm %s: %s', dir, err.message); }
     tempDirs.delete(dir);
   }
 }
@@ -56,7 +57,7 @@ function stopChild(child, signal = 'SIGTERM', graceMs = 10000) {
 }
 
 let cleaning = null;
-/** Runs every cleanup once, newest first; later calls wait for the same run. */
+/** Runs every registered cleanup, newest first; calls made meanwhile wait for the same run. */
 function cleanupAll() {
   if (!cleaning) {
     cleaning = (async () => {
@@ -66,7 +67,7 @@ function cleanupAll() {
       }
       killChildren('SIGKILL');
       removeTempDirs();
-    })();
+    })().finally(() => { cleaning = null; }); // a later run in the same process cleans up after itself too
   }
   return cleaning;
 }

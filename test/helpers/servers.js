@@ -45,7 +45,11 @@ async function startTestServer(kind) {
   const server = await startServer(parseServerSpec(kind), { config, logDir, log: () => {} });
   return {
     uri: server.uri,
-    stop: async () => { await server.stop(); fs.rmSync(logDir, { recursive: true, force: true }); },
+    stop: async () => {
+      await server.stop();
+      await require('../../orchestrator/processes').cleanupAll(); // its temporary folders too
+      fs.rmSync(logDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -71,6 +71,7 @@ describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
   this.timeout(180000);
   let result;
   let out;
+  let running = [];
   const tag = newTag();
 
   before(async function () {
@@ -81,7 +82,7 @@ describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
       env: tag,
       onSpawn: (child) => {
         waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
-          .then(() => { child.kill('SIGINT'); setTimeout(() => child.kill('SIGINT'), 50); }, () => child.kill('SIGKILL'));
+          .then(() => { running = processesWithTag(tag); child.kill('SIGINT'); setTimeout(() => child.kill('SIGINT'), 50); }, () => child.kill('SIGKILL'));
       },
     });
   });
@@ -95,5 +96,8 @@ describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
     // a PostgreSQL backend may take a moment to notice its postmaster was killed
     await waitFor(() => processesWithTag(tag).length === 0, 10000).catch(() => {});
     assert.deepEqual(processesWithTag(tag), []);
+    const folders = running.flatMap((p) => (/(\/tmp\/classics-(?:pg|ferretdb)-\w+)/.exec(p.cmd) || []).slice(1));
+    assert.ok(folders.length > 0, 'the processes named their folders');
+    for (const dir of folders) assert.ok(!fs.existsSync(dir), `${dir} is gone`);
   });
 });
