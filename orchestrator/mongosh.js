@@ -58,11 +58,13 @@ function errorSummary(lines) {
 }
 
 function runMongoshScript({ uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
-  const args = [MONGOSH, uri, '--quiet', '--norc', '--eval', defineVariables(vars), '--file', file];
+  // The URI travels in the environment, which only this user can read, not on the command line,
+  // where `ps` shows it to everyone: mongosh starts without a connection and the --eval makes it.
+  const args = [MONGOSH, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)} db = connect(process.env.CLASSICS_MONGOSH_URI);`, '--file', file];
   const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
   const child = trackChild(spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOME: mongoshHome() },
+    env: { ...process.env, HOME: mongoshHome(), CLASSICS_MONGOSH_URI: uri },
     // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
     cwd: path.resolve(__dirname, '..'),
   }));
