@@ -122,6 +122,9 @@ async function renderScenario({ scenario, run, serverRecords, measurements, outD
       subtitle: chartSubtitle(chart, run.params.size, sameScale),
     });
     if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
+    if (!config.data.datasets.some((d) => d.label.startsWith('article'))) {
+      config.options.plugins.subtitle.text = `measured at the ${run.params.size} size; the article printed no figure for this chart`;
+    }
     fs.writeFileSync(path.join(outDir, file), await renderChart(config));
     files.push(file);
     parts.push(`![${chart.title}](${file})`);
