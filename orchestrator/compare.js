@@ -9,6 +9,7 @@ const { matches, toMarkdown } = require('./report/tables');
 const { renderChart } = require('./report/charts');
 const { formatValue } = require('./report/format');
 const { UsageError } = require('./errors');
+const { aggregateRepeats } = require('./repeats');
 
 function loadRun(dir) {
   const { records } = readResults(path.join(dir, 'results.jsonl'));
@@ -38,7 +39,7 @@ function cells(scenario, records) {
         if (!Number.isFinite(r[col.field])) continue;
         const label = `${table.title.split(':')[0].split('(')[0].trim()} · ${r[table.row]} · ${r[table.group]} · ${col.label}`;
         const key = JSON.stringify([table.title, r[table.row], r[table.group], col.field]);
-        if (!out.has(key)) out.set(key, { key, label, value: r[col.field], format: col.format });
+        if (!out.has(key)) out.set(key, { key, label, value: r[col.field], format: col.format, spread: r.spread?.[col.field] });
       }
     }
   }
@@ -54,7 +55,9 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
   const parts = [
     `# ${path.basename(dirA)} (A) against ${path.basename(dirB)} (B)`,
     `A: size ${a.run.params.size}, kit ${a.run.kit?.commit ?? '?'}, ${a.run.startedAt}. B: size ${b.run.params.size}, kit ${b.run.kit?.commit ?? '?'}, ${b.run.startedAt}.`,
-    `A change is **flagged** where B/A is past ±${Math.round(noise * 100)}%: these runs hold no repeats to measure their own noise, so this is the margin you allowed (--noise).`,
+    (a.run.params.repeat || 1) > 1 && (b.run.params.repeat || 1) > 1
+      ? 'Both runs were repeated: a cell is **flagged** where the ranges of its repeats in A and in B do not overlap (the runs\' own noise).'
+      : `A change is **flagged** where B/A is past ±${Math.round(noise * 100)}%: without repeats in both runs there is no measure of their own noise, so this is the margin you allowed (--noise).`,
   ];
   if (JSON.stringify(a.run.params.sizes) !== JSON.stringify(b.run.params.sizes)) {
     parts.push('**The runs used different sizes: most ratios say more about the size than about the servers.**');
@@ -64,15 +67,19 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
   for (const scenario of common) {
     const sa = chooseServer(a, scenario, serverA);
     const sb = chooseServer(b, scenario, serverB);
-    const ca = cells(scenario, a.measurements.filter((m) => m.scenario === scenario.name && m.server === sa));
-    const cb = cells(scenario, b.measurements.filter((m) => m.scenario === scenario.name && m.server === sb));
+    const findings = scenario.loadPublished().findings || [];
+    const ca = cells(scenario, aggregateRepeats(a.measurements.filter((m) => m.scenario === scenario.name && m.server === sa), scenario, findings));
+    const cb = cells(scenario, aggregateRepeats(b.measurements.filter((m) => m.scenario === scenario.name && m.server === sb), scenario, findings));
     const rows = [];
     const chartRows = [];
     for (const [key, cellA] of ca) {
       const cellB = cb.get(key);
       if (!cellB || cellA.value === 0) continue;
       const ratio = cellB.value / cellA.value;
-      const flag = Math.abs(ratio - 1) > noise;
+      // with repeats on both sides, their own noise decides: a change is one whose ranges do not meet
+      const flag = cellA.spread && cellB.spread
+        ? cellB.spread.min > cellA.spread.max || cellB.spread.max < cellA.spread.min
+        : Math.abs(ratio - 1) > noise;
       if (flag) flagged += 1;
       rows.push([cellA.label, formatValue(cellA.value, cellA.format), formatValue(cellB.value, cellB.format), `×${ratio.toFixed(2)}`, flag ? '**changed**' : '']);
       chartRows.push({ label: cellA.label, ratio, flag });
