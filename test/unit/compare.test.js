@@ -1,0 +1,44 @@
+'use strict';
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { compareRuns } = require('../../orchestrator/compare');
+const { discoverScenarios } = require('../../orchestrator/scenarios');
+const { resolveConfig } = require('../../orchestrator/config');
+
+const { shellDir, root } = resolveConfig();
+
+/** A run folder with power-of-2-sizes pass 1 measured twice, hrMs taking the values given. */
+function writeRun(dir, values, repeat = 2) {
+  fs.mkdirSync(dir, { recursive: true });
+  const lines = [{ type: 'run', startedAt: 'x', kit: {}, params: { scenarios: ['power-of-2-sizes'], size: 'smoke', sizes: {}, repeat } }];
+  values.forEach((hrMs, i) => lines.push({
+    type: 'measurement', scenario: 'power-of-2-sizes', server: 's', step: 'pass', pass: 1, collection: 'powerOf2Sizes', hrMs, repeat: repeat > 1 ? i + 1 : undefined,
+  }));
+  fs.writeFileSync(path.join(dir, 'results.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+}
+
+describe('compare', function () {
+  this.timeout(20000);
+  let dir;
+  beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-compare-')); });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const scenarios = discoverScenarios(shellDir, root);
+  const compare = () => compareRuns({ dirA: path.join(dir, 'a'), dirB: path.join(dir, 'b'), out: path.join(dir, 'out'), scenarios, noise: 0.1 });
+
+  it('flags a repeated cell only where the two runs\' ranges do not overlap', async () => {
+    writeRun(path.join(dir, 'a'), [100, 140]);
+    writeRun(path.join(dir, 'b'), [130, 150]); // medians 120 and 140: +17%, but the ranges overlap
+    assert.equal((await compare()).flagged, 0);
+    writeRun(path.join(dir, 'b'), [150, 160]);
+    assert.equal((await compare()).flagged, 1);
+    assert.match(fs.readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8'), /ranges of its repeats in A and in B do not overlap/);
+  });
+
+  it('falls back to the --noise margin without repeats', async () => {
+    writeRun(path.join(dir, 'a'), [100], 1);
+    writeRun(path.join(dir, 'b'), [115], 1);
+    assert.equal((await compare()).flagged, 1);
+  });
+});
