@@ -152,11 +152,16 @@ function histogramSummary(samples) {
   var h = hdr.build({ numberOfSignificantValueDigits: 3 });
   samples.forEach(function (us) { h.recordValue(Math.max(1, Math.round(us))); });
   var r1 = function (v) { return Math.round(v * 10) / 10; };
+  var min = Math.min.apply(null, samples);
+  var max = Math.max.apply(null, samples);
+  // a histogram reports a bucket's highest value, which can pass the true maximum by up to 0.1%
+  // (3 significant digits): percentiles are kept within the samples' own range
+  var at = function (p) { return r1(Math.min(max, Math.max(min, h.getValueAtPercentile(p)))); };
   var summary = {
     queries: samples.length,
     meanUs: r1(samples.reduce(function (n, v) { return n + v; }, 0) / samples.length),
-    p50Us: h.getValueAtPercentile(50), p95Us: h.getValueAtPercentile(95), p99Us: h.getValueAtPercentile(99),
-    minUs: h.minNonZeroValue, maxUs: h.maxValue,
+    p50Us: at(50), p95Us: at(95), p99Us: at(99),
+    minUs: r1(min), maxUs: r1(max),
     percentilesFrom: 'hdr-histogram-js'
   };
   if (typeof h.destroy === 'function') h.destroy();
