@@ -25,6 +25,8 @@ function descriptorProblems(descriptor, dir) {
     need(REPEATS.includes(step.repeat), `step ${step.name}: repeat must be one of ${REPEATS.join(', ')}`);
     need(typeof step.script === 'string' && fs.existsSync(path.join(dir, step.script)),
       `step ${step.name}: script ${step.script} not found`);
+    need(step.constants === undefined || (typeof step.constants === 'object' && Object.values(step.constants).every((v) => ['number', 'string', 'boolean'].includes(typeof v))),
+      `step ${step.name}: constants must map names to numbers, strings or booleans`);
     need(step.workers === undefined || step.workers === 'cores' || (Number.isInteger(step.workers) && step.workers > 0),
       `step ${step.name}: workers must be "cores" or a whole number`);
     for (const size of SIZE_NAMES) {

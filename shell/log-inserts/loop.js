@@ -1,13 +1,14 @@
-// mongo-classics · log-inserts · test3.js
+// mongo-classics · log-inserts · loop.js
 // Article:  an Italian .NET blog post, 2010, logging 4 million tasks into MongoDB or SQL Server
 //           (shared/seeds/004_9188dff6f6aeece5.txt; the kit's copy keeps neither its title nor its
 //           site), with its update of 17 September 2010. MongoDB 1.6 era, a C# driver with a Linq
 //           provider, SQL Server, a 4-core (8 with Hyper-Threading) machine.
-// Measures: test 3, from the article's update: a long plain loop of ITERATIONS log records
-//           written one at a time, timed from before the loop to after it: with save (the
-//           article's first version, an upsert; the article ran this test with insert only), then
-//           with insert (the article's fix), each into a collection emptied first. Test 1 and
-//           test 3 are the same loop (test1.js) at two sizes.
+// Measures: test 1 and, from the article's update, test 3: a plain loop of log records written
+//           one at a time, timed from before the loop to after it: first with save (the article's
+//           first version, an upsert), then with insert (the article's fix), each into a collection
+//           emptied first. LOOP chooses the test: 1 (10,000 records, the default) or 3 (4,000,000;
+//           the article ran test 3 with insert only). One script, because the two tests are the
+//           same loop at two sizes.
 // Faithful: the article's LogInfo record (a random Guid _id, LogDate = now, Source "Test",
 //           Category "This is a category", the fixed ~800-character "Sed ut perspiciatis"
 //           Message, LogType 0..99); its quirk too: LogType comes from a generator seeded with
@@ -35,9 +36,12 @@
 //             per method for the orchestrator; progress lines only between the loops. SEED is
 //             accepted and unused: nothing here draws from a shared generator (the _id is a
 //             random UUID, as Guid.NewGuid; LogType is seeded by the clock).
-// Sizes:    TEST3_ITERATIONS log records per method; the article's test 3 wrote 4,000,000 ("insert
-//           consecutive"), in 119 to 140 s depending on MongoDB's sync (flush) setting.
+// Sizes:    TEST1_ITERATIONS (test 1: the article's 10,000) or TEST3_ITERATIONS (test 3: the
+//           article's 4,000,000 "insert consecutive", in 119 to 140 s depending on MongoDB's sync
+//           setting) log records per method, as LOOP says.
 
+if (typeof LOOP === 'undefined') var LOOP = 1;
+if (typeof TEST1_ITERATIONS === 'undefined') var TEST1_ITERATIONS = 10000;
 if (typeof TEST3_ITERATIONS === 'undefined') var TEST3_ITERATIONS = 4000000;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_log_inserts';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
@@ -45,8 +49,8 @@ if (typeof SEED === 'undefined') var SEED = null;
 
 db = db.getSiblingDB(DB_NAME);
 
-var ITERATIONS = TEST3_ITERATIONS;
-var TEST = 'test 3: one long loop';
+var ITERATIONS = LOOP === 3 ? TEST3_ITERATIONS : TEST1_ITERATIONS;
+var TEST = LOOP === 3 ? 'test 3: one long loop' : 'test 1: one loop';
 
 function newGuid() {
   return UUID();
