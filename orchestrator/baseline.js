@@ -28,7 +28,7 @@ async function runSqlBaseline({ scenario, sizes, options, results, progress, log
       product: 'PostgreSQL', version: pg.version, engine: 'heap tables', baselineFor: scenario.name,
     });
     options.log(`${name}: PostgreSQL ${pg.version} (${spec.label})`);
-    const run = require(path.join(config.root, spec.module));
+    const run = require(scenario.baselinePath);
     await run({
       connectionString: pg.url(scenario.database),
       sizes,

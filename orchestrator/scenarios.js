@@ -40,7 +40,7 @@ function descriptorProblems(descriptor, dir) {
     need(descriptor.sizes && descriptor.sizes[size] && Number.isInteger(descriptor.sizes[size].passes),
       `sizes.${size}.passes is missing`);
   }
-  need(typeof descriptor.published === 'string', 'published is missing');
+  need(typeof descriptor.published === 'string' && fs.existsSync(path.join(dir, descriptor.published)), 'published data is missing from the scenario\'s folder');
   need(Array.isArray(descriptor.tables), 'tables is missing');
   for (const table of descriptor.tables || []) {
     need(table.title && table.row && table.group && Array.isArray(table.columns), `table ${table.title}: needs title, row, group and columns`);
@@ -55,7 +55,7 @@ function descriptorProblems(descriptor, dir) {
     const b = descriptor.baseline;
     need(b && typeof b.server === 'string' && typeof b.label === 'string' && typeof b.module === 'string',
       'baseline needs server, label and module');
-    need(b && typeof b.module === 'string' && fs.existsSync(path.join(dir, '..', '..', b.module)), `baseline module ${b && b.module} not found`);
+    need(b && typeof b.module === 'string' && fs.existsSync(path.join(dir, b.module)), `baseline module ${b && b.module} not found in the scenario's folder`);
   }
   return problems;
 }
@@ -74,7 +74,8 @@ function loadScenario(dir, root) {
     ...descriptor,
     dir,
     scriptPath: (step) => path.join(dir, step.script),
-    loadPublished: () => JSON.parse(fs.readFileSync(path.join(root, descriptor.published), 'utf8')),
+    loadPublished: () => JSON.parse(fs.readFileSync(path.join(dir, descriptor.published), 'utf8')),
+    baselinePath: descriptor.baseline ? path.join(dir, descriptor.baseline.module) : null,
   };
 }
 

@@ -57,7 +57,7 @@ function newGuid() {
 }
 
 // ---- the log record (the article's LogInfo): this block is the same, line for line, in every
-// ---- script of shell/log-inserts/ and in orchestrator/baselines/log-inserts-sql.js
+// ---- script of shell/log-inserts/ and in its SQL baseline, sql-baseline.js
 var LOG_SOURCE = 'Test';
 var LOG_CATEGORY = 'This is a category';
 var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptatem accusantium doloremque ' +

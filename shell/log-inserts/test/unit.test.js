@@ -5,18 +5,18 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const { ROOT } = require('../../orchestrator/config');
-const sqlBaseline = require('../../orchestrator/baselines/log-inserts-sql');
+const DIR = path.resolve(__dirname, '..');
+const sqlBaseline = require('../sql-baseline');
 
-const SCRIPTS = ['loop.js', 'test2.js'].map((f) => path.join(ROOT, 'shell', 'log-inserts', f));
-const MODULE = path.join(ROOT, 'orchestrator', 'baselines', 'log-inserts-sql.js');
+const SCRIPTS = ['loop.js', 'test2.js'].map((f) => path.join(DIR, f));
+const MODULE = path.join(DIR, 'sql-baseline.js');
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function recordBlock(file) {
   const text = fs.readFileSync(file, 'utf8');
   const start = text.indexOf('// ---- the log record');
   const end = text.indexOf('// ---- end of the log record');
-  assert.ok(start >= 0 && end > start, `${path.relative(ROOT, file)} has no marked record block`);
+  assert.ok(start >= 0 && end > start, `${path.relative(DIR, file)} has no marked record block`);
   return text.slice(start, end);
 }
 

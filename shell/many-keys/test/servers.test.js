@@ -3,13 +3,13 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../helpers/cli');
-const { loadRun } = require('../helpers/results');
-const { skipUnless } = require('../helpers/servers');
-const { inspectPng } = require('../helpers/png');
+const { invokeOrchestrate } = require('../../../test/helpers/cli');
+const { loadRun } = require('../../../test/helpers/results');
+const { skipUnless } = require('../../../test/helpers/servers');
+const { inspectPng } = require('../../../test/helpers/png');
 
 const SCHEMAS = ['original', 'bucket'];
-const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'shell', 'many-keys', 'scenario.json'), 'utf8')).sizes.smoke;
+const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8')).sizes.smoke;
 const KEY_PROBLEMS = ['keysMissing', 'keysDuplicated', 'keysExtra', 'keysMisplaced'];
 
 for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {

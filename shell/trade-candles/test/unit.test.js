@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 
-const DIR = path.resolve(__dirname, '..', '..', 'shell', 'trade-candles');
+const DIR = path.resolve(__dirname, '..');
 const LOAD = fs.readFileSync(path.join(DIR, 'load.js'), 'utf8');
 const READ = fs.readFileSync(path.join(DIR, 'read.js'), 'utf8');
 

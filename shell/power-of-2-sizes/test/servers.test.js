@@ -3,11 +3,11 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../helpers/cli');
-const { loadRun } = require('../helpers/results');
-const { skipUnless } = require('../helpers/servers');
-const { inspectPng } = require('../helpers/png');
-const { newTag, processesWithTag } = require('../helpers/processes');
+const { invokeOrchestrate } = require('../../../test/helpers/cli');
+const { loadRun } = require('../../../test/helpers/results');
+const { skipUnless } = require('../../../test/helpers/servers');
+const { inspectPng } = require('../../../test/helpers/png');
+const { newTag, processesWithTag } = require('../../../test/helpers/processes');
 
 const PASSES = 3;
 const COLLECTIONS = ['noPowerOf2Sizes', 'powerOf2Sizes'];

@@ -3,10 +3,10 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../helpers/cli');
-const { loadRun } = require('../helpers/results');
-const { skipUnless } = require('../helpers/servers');
-const { inspectPng } = require('../helpers/png');
+const { invokeOrchestrate } = require('../../../test/helpers/cli');
+const { loadRun } = require('../../../test/helpers/results');
+const { skipUnless } = require('../../../test/helpers/servers');
+const { inspectPng } = require('../../../test/helpers/png');
 const { execFileSync } = require('node:child_process');
 
 // The smoke size: 100 comments per cell, 1, 10 and 100 per blog.
