@@ -12,7 +12,7 @@ const { MongoClient } = require('mongodb');
 const { resolveConfig } = require('../orchestrator/config');
 const { parseServerSpec } = require('../orchestrator/servers/spec');
 const { startServer } = require('../orchestrator/servers/start');
-const { runMongoshScript } = require('../orchestrator/mongosh');
+const { runMongoshScript } = require('../orchestrator/run/mongosh');
 const { cleanupAll, installSignalHandlers, makeTempDir } = require('../orchestrator/processes');
 
 const ARTICLE = { DOCS: 1000001, UPDATES: 100001, REMOVES: 20001, INSERTS: 20000, passes: 21 };

@@ -9,9 +9,9 @@ const { ClassicsError, UsageError } = require('./errors');
 const { discoverScenarios, selectScenarios, SIZE_NAMES } = require('./scenarios');
 const { parseServerSpecs, ACCEPTED } = require('./servers/spec');
 const { checkReachable } = require('./servers/start');
-const { leaseUserServers } = require('./lease');
+const { leaseUserServers } = require('./run/lease');
 const { installSignalHandlers, cleanupAll } = require('./processes');
-const { createProgress } = require('./progress');
+const { createProgress } = require('./run/progress');
 
 function parsePasses(value) {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Not a whole number of at least 1.');
@@ -97,7 +97,7 @@ async function confirmUserServers(specs, scenarios, opts, log) {
  * whose password the results do not hold).
  */
 function planResume(dir, opts, config) {
-  const { readResults } = require('./results');
+  const { readResults } = require('./results/log');
   const { records } = readResults(path.join(dir, 'results.jsonl'));
   const run = records.find((r) => r.type === 'run');
   if (!run) throw new UsageError(`--resume ${dir}: results.jsonl has no run header`);
@@ -153,7 +153,7 @@ async function runCommand(scenarioNamesGiven, optsGiven, config, log) {
   warnings.forEach((w) => process.stderr.write(`warning: ${w}\n`));
   const runId = `${path.basename(out)}-${process.pid}`;
   const releaseLeases = await leaseUserServers(specs, { runId, serverSelectionTimeoutMs: config.serverSelectionTimeoutMs });
-  const { runBenchmarks } = require('./run');
+  const { runBenchmarks } = require('./run/steps');
   const { renderRunReport } = require('./report/render');
 
   let interrupt = () => {};
@@ -237,7 +237,7 @@ async function compareCommand(runA, runB, opts, config, log) {
   for (const dir of [runA, runB]) {
     if (!fs.existsSync(path.join(dir, 'results.jsonl'))) throw new UsageError(`${dir} holds no results.jsonl: give the folders of two runs`);
   }
-  const { compareRuns } = require('./compare');
+  const { compareRuns } = require('./report/compare');
   const out = path.resolve(opts.out || path.join(config.root, 'reports', 'compare', `${path.basename(path.resolve(runA))}-vs-${path.basename(path.resolve(runB))}`));
   const { files, flagged } = await compareRuns({
     dirA: path.resolve(runA), dirB: path.resolve(runB), out, scenarios: discoverScenarios(config.shellDir, config.root),

@@ -3,13 +3,13 @@
 // and published data), so `orchestrate report DIR` gives what the run itself wrote.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readResults } = require('../results');
+const { readResults } = require('../results/log');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes } = require('./format');
-const { verdictsFor, verdictsMarkdown } = require('../verdicts');
+const { verdictsFor, verdictsMarkdown } = require('./verdicts');
 const { writeHtmlReport } = require('./html');
-const { aggregateRepeats } = require('../repeats');
+const { aggregateRepeats } = require('../results/repeats');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');

@@ -1,6 +1,6 @@
 'use strict';
 const path = require('node:path');
-const { readResults } = require('../../orchestrator/results');
+const { readResults } = require('../../orchestrator/results/log');
 
 /** A run folder's results.jsonl, split by record type. */
 function loadRun(dir) {

@@ -3,7 +3,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ResultsLog, readResults } = require('../../orchestrator/results');
+const { ResultsLog, readResults } = require('../../orchestrator/results/log');
 
 describe('results.jsonl', () => {
   let dir;

@@ -2,7 +2,7 @@
 // Verdicts on stored results that should pass and on crafted ones that should not.
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { judge, verdictsFor, verdictsMarkdown, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE } = require('../../orchestrator/verdicts');
+const { judge, verdictsFor, verdictsMarkdown, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE } = require('../../orchestrator/report/verdicts');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 
@@ -99,7 +99,7 @@ describe('verdicts', () => {
 });
 
 describe('repeats', () => {
-  const { aggregateRepeats, median, coefficientOfVariation } = require('../../orchestrator/repeats');
+  const { aggregateRepeats, median, coefficientOfVariation } = require('../../orchestrator/results/repeats');
   const p2s = scenarios.find((s) => s.name === 'power-of-2-sizes');
   const rec = (repeat, pass, ms, extra = {}) => ({ scenario: 'power-of-2-sizes', server: 's', step: 'pass', pass, collection: 'powerOf2Sizes', hrMs: ms, repeat, ...extra });
 

@@ -2,7 +2,7 @@
 // What a result set was measured on, stored with it.
 const os = require('node:os');
 const { execFileSync } = require('node:child_process');
-const { ROOT } = require('./config');
+const { ROOT } = require('../config');
 
 function gitCommit() {
   try {
@@ -17,7 +17,7 @@ function gitCommit() {
 function describeTestBed() {
   const cpus = os.cpus();
   return {
-    kit: { version: require('../package.json').version, commit: gitCommit() },
+    kit: { version: require('../../package.json').version, commit: gitCommit() },
     machine: {
       cpu: cpus[0] ? cpus[0].model.trim() : 'unknown',
       cores: cpus.length,

@@ -1,7 +1,7 @@
 'use strict';
 // The kit touches only databases of its own: named with its prefix and marked when it creates
 // them. A database with the prefix but no mark is someone else's, and the kit refuses it.
-const { ClassicsError } = require('./errors');
+const { ClassicsError } = require('../errors');
 
 const MARK_COLLECTION = 'classics_owner';
 const MARK_ID = 'mongo-classics';

@@ -7,9 +7,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
-const { ScriptError } = require('./errors');
-const { trackChild } = require('./processes');
-const { redactUri } = require('./servers/spec');
+const { ScriptError } = require('../errors');
+const { trackChild } = require('../processes');
+const { redactUri } = require('../servers/spec');
+const { ROOT } = require('../config');
 
 const MONGOSH = require.resolve('mongosh/bin/mongosh.js');
 
@@ -22,7 +23,7 @@ let shellHome = null;
  */
 function mongoshHome() {
   if (!shellHome || !fs.existsSync(shellHome)) {
-    const { makeTempDir } = require('./processes');
+    const { makeTempDir } = require('../processes');
     shellHome = makeTempDir('classics-mongosh-home-');
     const configDir = path.join(shellHome, '.mongodb', 'mongosh');
     fs.mkdirSync(configDir, { recursive: true });
@@ -66,7 +67,7 @@ function runMongoshScript({ uri, file, vars, server, logFile, onProgress = () =>
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, HOME: mongoshHome(), CLASSICS_MONGOSH_URI: uri },
     // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
-    cwd: path.resolve(__dirname, '..'),
+    cwd: ROOT,
   }));
   const measurements = [];
   const tail = [];

@@ -3,7 +3,7 @@
 // taken, so a run that dies keeps every measurement before it.
 const fs = require('node:fs');
 const { EJSON } = require('bson');
-const { ResultsError } = require('./errors');
+const { ResultsError } = require('../errors');
 
 class ResultsLog {
   constructor(file) {

@@ -3,8 +3,8 @@
 // run's measurements: holds, does not hold, inconclusive (inside the finding's margin), or cannot
 // be tested here (the server lacks the feature, or the size is too small to tell). A verdict
 // names the margin that decides it and puts the measured figure beside the published one.
-const { matches } = require('./report/tables');
-const { aggregateRepeats } = require('./repeats');
+const { matches } = require('./tables');
+const { aggregateRepeats } = require('../results/repeats');
 
 const HOLDS = 'holds';
 const FAILS = 'does not hold';

@@ -5,16 +5,16 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
-const { startServer, describeServer } = require('./servers/start');
-const { redactUri } = require('./servers/spec');
+const { startServer, describeServer } = require('../servers/start');
+const { redactUri } = require('../servers/spec');
 const { runMongoshScript } = require('./mongosh');
-const { readCollectionStats, readLatencyStats } = require('./collectionStats');
-const { ResultsLog } = require('./results');
-const { describeTestBed } = require('./testBed');
+const { readCollectionStats, readLatencyStats } = require('./stats');
+const { ResultsLog } = require('../results/log');
+const { describeTestBed } = require('./test-bed');
 const { runSqlBaseline } = require('./baseline');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
-const { measureHarnessOverhead, CALIBRATION_DB } = require('./overhead');
-const { ResumeMismatchError } = require('./errors');
+const { measureHarnessOverhead, CALIBRATION_DB } = require('./calibration');
+const { ResumeMismatchError } = require('../errors');
 
 /** The script variables and pass count a scenario runs with at a size. */
 function scenarioPlan(scenario, size, passesOverride, overrides = {}) {

@@ -3,7 +3,7 @@
 // the kit's own database while it works on a server and renews it; a run that died stops renewing,
 // so its lease lapses instead of holding the server forever.
 const os = require('node:os');
-const { ClassicsError } = require('./errors');
+const { ClassicsError } = require('../errors');
 
 const LEASE_DB = 'classics_kit';
 const TTL_MS = 30000;

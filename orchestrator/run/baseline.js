@@ -2,9 +2,9 @@
 // The one path that is not a mongosh script: a scenario's SQL baseline (the article's SQL Server
 // row), run once per run on a private PostgreSQL cluster started the way ferretdb-pg starts its own.
 const path = require('node:path');
-const { startPostgres } = require('./servers/postgres');
-const { onCleanup } = require('./processes');
-const { redactUri } = require('./servers/spec');
+const { startPostgres } = require('../servers/postgres');
+const { onCleanup } = require('../processes');
+const { redactUri } = require('../servers/spec');
 
 async function runSqlBaseline({ scenario, sizes, options, results, progress, logDir, config }) {
   const spec = scenario.baseline;

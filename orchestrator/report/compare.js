@@ -4,12 +4,12 @@
 // the change is larger than the noise the user allows (the runs hold no repeats to measure it).
 const fs = require('node:fs');
 const path = require('node:path');
-const { readResults } = require('./results');
-const { matches, toMarkdown } = require('./report/tables');
-const { renderChart } = require('./report/charts');
-const { formatValue } = require('./report/format');
-const { UsageError } = require('./errors');
-const { aggregateRepeats } = require('./repeats');
+const { readResults } = require('../results/log');
+const { matches, toMarkdown } = require('./tables');
+const { renderChart } = require('./charts');
+const { formatValue } = require('./format');
+const { UsageError } = require('../errors');
+const { aggregateRepeats } = require('../results/repeats');
 
 function loadRun(dir) {
   const { records } = readResults(path.join(dir, 'results.jsonl'));

@@ -1,4 +1,4 @@
-// mongo-classics · harness calibration · harness-ops.js
+// mongo-classics · calibration · calibration-ops.js
 // Article:  none: this script measures the kit itself, not an article.
 // Measures: the per-operation time of insert, find, update and remove by _id as the scenario
 //           scripts record it (performance.now() around each call in mongosh), so it can be put

@@ -5,7 +5,7 @@ const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { runMongoshScript } = require('./mongosh');
 
-const SCRIPT = path.join(__dirname, 'scripts', 'harness-ops.js');
+const SCRIPT = path.join(__dirname, 'calibration-ops.js');
 const TYPES = ['insert', 'find', 'update', 'remove'];
 const CALIBRATION_DB = 'classics_calibration';
 const WARMUP = 50; // untimed operations of each type first, on both sides
