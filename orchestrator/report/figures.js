@@ -7,7 +7,7 @@ const { chartConfig, renderChart } = require('./charts');
 
 async function renderFigures(outDir, scenarios) {
   fs.mkdirSync(outDir, { recursive: true });
-  const parts = ['# The articles\' published figures', 'Drawn from each scenario's published.json, as the articles printed them.'];
+  const parts = ['# The articles\' published figures', 'Drawn from each scenario\'s published.json, as the articles printed them.'];
   const files = [];
   for (const scenario of scenarios) {
     const published = scenario.loadPublished();

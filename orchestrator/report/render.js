@@ -93,7 +93,7 @@ async function renderScenario({ scenario, run, serverRecords, measurements, outD
     `Article: “${scenario.article.title}” (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
     sameScale
       ? `Run at the article's size (${sizeText(runSize)}).`
-      : `Run at the **${run.params.size}** size (${sizeText(runSize)}, ${run.params.passes?.[scenario.name]} pass${run.params.passes?.[scenario.name] === 1 ? '' : 'es'}); the article's columns are at its own size (${sizeText(published.sizes)}): compare shapes and ratios, not absolute values.`,
+      : `Run at the **${run.params.size}** size (${sizeText(runSize)}, ${run.params.passes?.[scenario.name]} pass${run.params.passes?.[scenario.name] === 1 ? '' : 'es'}); the article's columns are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`,
   ];
   const files = [];
   for (const [server, rs] of measured) {
