@@ -1,24 +1,81 @@
 'use strict';
-// Every setting the kit reads from its environment, in one place (the README lists them).
+// Every setting the kit reads from its environment, with the kit's fixed names, listed once:
+// resolveConfig() reads them, `orchestrate config` prints them, and a test holds the README's
+// table to this list (as mongodb-memory-server's resolveConfig keeps its variables in one place).
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 
+/** The prefix of every database the kit creates or touches; the kit refuses any other. */
+const DB_PREFIX = 'classics_';
+
+/** The kit's own databases, beside the scenarios' (each scenario names its own in scenario.json). */
+const KIT_DATABASES = {
+  lease: `${DB_PREFIX}kit`,
+  calibration: `${DB_PREFIX}calibration`,
+};
+
+/**
+ * The environment variables, in the order the README lists them. `key` is the field of the
+ * resolved config; `parse` turns the text into its value; `internal` ones are set by the kit for
+ * the processes it starts and are listed so that no module invents its own.
+ */
+const VARIABLES = [
+  {
+    name: 'MONGOMS_SYSTEM_BINARY', key: 'mongodSystemBinary', default: null,
+    doc: 'a mongod binary for `mongod` and `embedded` (read by mongodb-memory-server itself; the kit checks its version)',
+    shown: 'download',
+  },
+  {
+    name: 'CLASSICS_MONGOD_TIMEOUT_MS', key: 'mongodDownloadTimeoutMs', default: 120000, parse: Number,
+    doc: 'how long getting and starting a mongod may take before `embedded` falls back to FerretDB',
+  },
+  {
+    name: 'CLASSICS_FERRETDB_BIN', key: 'ferretdbBin', default: path.join(ROOT, '.tools', 'ferretdb', 'bin', 'ferretdb'),
+    doc: 'the FerretDB binary', shown: '`.tools/ferretdb/bin/ferretdb`',
+  },
+  {
+    name: 'CLASSICS_PG_BINDIR', key: 'postgresBinDir', default: null,
+    doc: 'PostgreSQL\'s binaries', shown: 'newest `/usr/lib/postgresql/*/bin`, else `PATH`',
+  },
+  {
+    name: 'CLASSICS_SHELL_DIR', key: 'shellDir', default: path.join(ROOT, 'shell'),
+    doc: 'the folder of scenario folders (the tests point it at `test/fixtures/shell`)', shown: '`shell/`',
+  },
+  {
+    name: 'CLASSICS_TEST_URI', key: 'testUri', default: null,
+    doc: 'tests that take a server use this running one', shown: 'start their own',
+  },
+  {
+    name: 'CLASSICS_CHROMIUM', key: 'chromium', default: '/usr/bin/chromium',
+    doc: 'the browser the report-page test drives', shown: '`/usr/bin/chromium`',
+  },
+  {
+    name: 'DEBUG', key: 'debug', default: '',
+    doc: '`DEBUG=classics:*`: debug logging, and a stack with any error', shown: 'off',
+  },
+  {
+    name: 'CLASSICS_SHELL_URI', key: 'shellUri', default: null, internal: true,
+    doc: 'set by the kit for each shell it starts: the server\'s URI, in the environment rather than on the command line, where `ps` would show a password',
+  },
+];
+
 function resolveConfig(env = process.env) {
-  return {
+  const config = {
     root: ROOT,
-    shellDir: env.CLASSICS_SHELL_DIR || path.join(ROOT, 'shell'),
     runsDir: path.join(ROOT, 'reports', 'runs'),
+    compareDir: path.join(ROOT, 'reports', 'compare'),
     figuresDir: path.join(ROOT, 'reports', 'figures'),
-    ferretdbBin: env.CLASSICS_FERRETDB_BIN || path.join(ROOT, '.tools', 'ferretdb', 'bin', 'ferretdb'),
-    postgresBinDir: env.CLASSICS_PG_BINDIR || null,
-    mongodSystemBinary: env.MONGOMS_SYSTEM_BINARY || null,
-    // mongodb-memory-server's own download; the kit only bounds how long it may take.
-    mongodDownloadTimeoutMs: Number(env.CLASSICS_MONGOD_TIMEOUT_MS || 120000),
-    // an unreachable server must fail the whole command within 10 s
+    dbPrefix: DB_PREFIX,
+    databases: KIT_DATABASES,
+    // a URI server must answer within this or the run does not start
     serverSelectionTimeoutMs: 8000,
-    dbPrefix: 'classics_',
   };
+  for (const v of VARIABLES) {
+    const text = env[v.name];
+    config[v.key] = text === undefined || text === '' ? v.default : (v.parse ? v.parse(text) : text);
+  }
+  return config;
 }
 
-module.exports = { resolveConfig, ROOT };
+module.exports = { resolveConfig, VARIABLES, ROOT, DB_PREFIX, KIT_DATABASES };

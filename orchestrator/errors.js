@@ -39,4 +39,15 @@ class ResumeMismatchError extends ClassicsError {
 /** results.jsonl missing or unreadable. */
 class ResultsError extends ClassicsError {}
 
-module.exports = { ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError };
+/** A database with the kit's prefix that the kit did not create (no ownership mark): never touched. */
+class NotOursError extends ClassicsError {}
+
+/** Another run holds the lease on a user's server: two runs at once would spoil each other's numbers. */
+class ServerBusyError extends ClassicsError {
+  constructor(message) { super(message, { exitCode: 2 }); }
+}
+
+module.exports = {
+  ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
+  NotOursError, ServerBusyError,
+};

@@ -1,46 +1,58 @@
 'use strict';
-// Scenarios are folders under shell/ with a scenario.json; the kit holds no list of their names.
+// Scenarios are folders under shell/, each holding everything about its article: scenario.json,
+// the scripts, published.json (tables and findings), any baseline module, its tests and README.
+// The kit holds no list of their names. scenarioProblems(dir) is the one contract check: the
+// loader runs it before a run (a mistyped finding fails in a second, not after a long run) and
+// the tests run it on every folder.
 const fs = require('node:fs');
 const path = require('node:path');
 const { ScenarioError, UsageError } = require('./errors');
+const { DB_PREFIX } = require('./config');
 
 const SIZE_NAMES = ['smoke', 'quick', 'article'];
 const REPEATS = ['once', 'passes'];
 const CHART_TYPES = ['line', 'bar'];
+const SERVER_KINDS = ['ferretdb', 'ferretdb-pg', 'mongod', 'mongod:none', 'mongod:snappy', 'mongod:zstd', 'mongod:zlib'];
+/** The header every script and baseline module starts with (genny requires Description, Owner, Keywords). */
+const HEADER_FIELDS = ['Article:', 'Measures:', 'Faithful:', 'Changes:', 'Writes:', 'Sizes:'];
+const HEADER_LINES = 80;
 
-/** Every way a descriptor breaks the contract, collected so a test can report them all at once. */
+function readJson(file, problems, what) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    problems.push(`${what}: ${err.code === 'ENOENT' ? 'missing' : err.message}`);
+    return null;
+  }
+}
+
+/** Every way a descriptor breaks the contract, collected so one look lists them all. */
 function descriptorProblems(descriptor, dir) {
   const problems = [];
   const need = (cond, what) => { if (!cond) problems.push(what); };
-  need(typeof descriptor.name === 'string' && descriptor.name === path.basename(dir),
-    'name must equal the folder name');
+  need(typeof descriptor.name === 'string' && descriptor.name === path.basename(dir), 'name must equal the folder name');
   need(typeof descriptor.title === 'string', 'title is missing');
   need(descriptor.article && typeof descriptor.article.title === 'string', 'article.title is missing');
-  need(typeof descriptor.database === 'string' && descriptor.database.startsWith('classics_'),
-    'database must start with classics_');
+  need(descriptor.article && /^https?:\/\//.test(descriptor.article.url || ''), 'article.url is missing (cite the article by its address)');
+  need(typeof descriptor.database === 'string' && descriptor.database.startsWith(DB_PREFIX), `database must start with ${DB_PREFIX}`);
   need(Array.isArray(descriptor.collections) && descriptor.collections.length > 0, 'collections is missing');
   need(Array.isArray(descriptor.steps) && descriptor.steps.length > 0, 'steps is missing');
   for (const step of descriptor.steps || []) {
     need(typeof step.name === 'string', 'a step has no name');
     need(REPEATS.includes(step.repeat), `step ${step.name}: repeat must be one of ${REPEATS.join(', ')}`);
-    need(typeof step.script === 'string' && fs.existsSync(path.join(dir, step.script)),
-      `step ${step.name}: script ${step.script} not found`);
+    need(typeof step.script === 'string' && fs.existsSync(path.join(dir, step.script)), `step ${step.name}: script ${step.script} not found`);
     need(step.constants === undefined || (typeof step.constants === 'object' && Object.values(step.constants).every((v) => ['number', 'string', 'boolean'].includes(typeof v))),
       `step ${step.name}: constants must map names to numbers, strings or booleans`);
     need(step.workers === undefined || step.workers === 'cores' || (Number.isInteger(step.workers) && step.workers > 0),
       `step ${step.name}: workers must be "cores" or a whole number`);
     for (const size of SIZE_NAMES) {
       for (const param of step.params || []) {
-        need(descriptor.sizes && descriptor.sizes[size] && Number.isInteger(descriptor.sizes[size][param]),
-          `sizes.${size}.${param} is missing`);
+        need(Number.isInteger(descriptor.sizes?.[size]?.[param]), `sizes.${size}.${param} is missing`);
       }
     }
   }
-  for (const size of SIZE_NAMES) {
-    need(descriptor.sizes && descriptor.sizes[size] && Number.isInteger(descriptor.sizes[size].passes),
-      `sizes.${size}.passes is missing`);
-  }
-  need(typeof descriptor.published === 'string' && fs.existsSync(path.join(dir, descriptor.published)), 'published data is missing from the scenario\'s folder');
+  for (const size of SIZE_NAMES) need(Number.isInteger(descriptor.sizes?.[size]?.passes), `sizes.${size}.passes is missing`);
+  need(typeof descriptor.published === 'string', 'published is missing');
   need(Array.isArray(descriptor.tables), 'tables is missing');
   for (const table of descriptor.tables || []) {
     need(table.title && table.row && table.group && Array.isArray(table.columns), `table ${table.title}: needs title, row, group and columns`);
@@ -53,23 +65,109 @@ function descriptorProblems(descriptor, dir) {
   need(fs.existsSync(path.join(dir, 'README.md')), 'README.md is missing');
   if (descriptor.baseline !== undefined) {
     const b = descriptor.baseline;
-    need(b && typeof b.server === 'string' && typeof b.label === 'string' && typeof b.module === 'string',
-      'baseline needs server, label and module');
+    need(b && typeof b.server === 'string' && typeof b.label === 'string' && typeof b.module === 'string', 'baseline needs server, label and module');
     need(b && typeof b.module === 'string' && fs.existsSync(path.join(dir, b.module)), `baseline module ${b && b.module} not found in the scenario's folder`);
+  }
+  need(descriptor.servers && typeof descriptor.servers === 'object' && Object.keys(descriptor.servers).length > 0,
+    `servers is missing: the server kinds the scenario runs on (${SERVER_KINDS.join(', ')}), each with what it cannot test there`);
+  for (const [kind, entry] of Object.entries(descriptor.servers || {})) {
+    need(SERVER_KINDS.includes(kind), `servers.${kind}: not a server kind (${SERVER_KINDS.join(', ')})`);
+    for (const [id, why] of Object.entries(entry?.cannotTest || {})) need(typeof why === 'string' && why.length > 0, `servers.${kind}.cannotTest.${id}: give the reason`);
   }
   return problems;
 }
 
-function loadScenario(dir, root) {
-  const file = path.join(dir, 'scenario.json');
-  let descriptor;
-  try {
-    descriptor = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new ScenarioError(`${file}: ${err.message}`);
+/** A published.json's problems: records, and findings whose checks the verdict code knows. */
+function publishedProblems(published, descriptor) {
+  const problems = [];
+  const need = (cond, what) => { if (!cond) problems.push(`published.json: ${what}`); };
+  const { CHECK_KINDS } = require('./report/verdicts');
+  need(Array.isArray(published.records), 'records is missing');
+  need(Array.isArray(published.findings), 'findings is missing');
+  const ids = new Set();
+  for (const f of published.findings || []) {
+    need(typeof f.id === 'string' && !ids.has(f.id), `a finding has no id, or a repeated one (${f.id})`);
+    ids.add(f.id);
+    for (const field of ['claim', 'published', 'decidedBy']) need(typeof f[field] === 'string', `finding ${f.id}: ${field} is missing`);
+    need(f.check && CHECK_KINDS.includes(f.check.kind), `finding ${f.id}: check.kind ${f.check?.kind} is not one the verdicts know (${CHECK_KINDS.join(', ')})`);
   }
-  const problems = descriptorProblems(descriptor, dir);
-  if (problems.length) throw new ScenarioError(`${file}: ${problems.join('; ')}`);
+  for (const [kind, entry] of Object.entries(descriptor.servers || {})) {
+    for (const id of Object.keys(entry?.cannotTest || {})) need(ids.has(id), `servers.${kind}.cannotTest names finding ${id}, which published.json does not have`);
+  }
+  return problems;
+}
+
+/** Scripts (and a baseline module) that lack header fields, and shared blocks that drifted apart. */
+function scriptProblems(descriptor, dir) {
+  const problems = [];
+  const files = [...new Set([...(descriptor.steps || []).map((s) => s.script), descriptor.baseline?.module].filter(Boolean))]
+    .filter((f) => fs.existsSync(path.join(dir, f)));
+  for (const file of files) {
+    const head = fs.readFileSync(path.join(dir, file), 'utf8').split('\n').slice(0, HEADER_LINES).join('\n');
+    const missing = HEADER_FIELDS.filter((field) => !head.includes(`// ${field}`));
+    if (missing.length) problems.push(`${file}: header lacks ${missing.join(' ')}`);
+  }
+  // a block a paste-alone script needs is copied, line for line, into each file that needs it
+  for (const block of descriptor.sharedBlocks || []) {
+    const texts = block.files.map((file) => {
+      const text = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : '';
+      const start = text.indexOf(block.begin);
+      const end = text.indexOf(block.end, start);
+      if (start < 0 || end < 0) { problems.push(`${file}: no block between "${block.begin}" and "${block.end}"`); return null; }
+      return text.slice(start, end);
+    });
+    texts.forEach((t, i) => {
+      if (t !== null && texts[0] !== null && t !== texts[0]) problems.push(`${block.files[i]}: the block "${block.begin}" differs from ${block.files[0]}'s`);
+    });
+  }
+  return problems;
+}
+
+/** The defaults a script gives its size variables: `if (typeof X === 'undefined') var X = 123;` */
+function scriptDefaults(source) {
+  const defaults = {};
+  for (const m of source.matchAll(/if \(typeof (\w+) === 'undefined'\) var \1 = (-?\d+);/g)) defaults[m[1]] = Number(m[2]);
+  return defaults;
+}
+
+/** Sizes live in the descriptor and the scripts' defaults alone: a pasted script runs the article's size. */
+function sizeProblems(descriptor, dir) {
+  const problems = [];
+  for (const step of descriptor.steps || []) {
+    if (!fs.existsSync(path.join(dir, step.script || ''))) continue;
+    const defaults = scriptDefaults(fs.readFileSync(path.join(dir, step.script), 'utf8'));
+    for (const param of step.params || []) {
+      if (defaults[param] !== descriptor.sizes?.article?.[param]) {
+        problems.push(`${step.script}: ${param} defaults to ${defaults[param]}, sizes.article has ${descriptor.sizes?.article?.[param]}`);
+      }
+    }
+  }
+  for (const size of SIZE_NAMES) {
+    for (const [k, v] of Object.entries(descriptor.sizes?.[size] || {})) {
+      if (v > descriptor.sizes.article[k]) problems.push(`sizes.${size}.${k} is larger than the article's`);
+    }
+  }
+  return problems;
+}
+
+/** Every way a scenario folder breaks the contract, or [] for a sound one. */
+function scenarioProblems(dir) {
+  const problems = [];
+  const descriptor = readJson(path.join(dir, 'scenario.json'), problems, 'scenario.json');
+  if (!descriptor) return problems;
+  problems.push(...descriptorProblems(descriptor, dir));
+  if (typeof descriptor.published === 'string') {
+    const published = readJson(path.join(dir, descriptor.published), problems, descriptor.published);
+    if (published) problems.push(...publishedProblems(published, descriptor));
+  }
+  problems.push(...scriptProblems(descriptor, dir), ...sizeProblems(descriptor, dir));
+  return problems;
+}
+
+function loadScenario(dir) {
+  const problems = scenarioProblems(dir);
+  if (problems.length) throw new ScenarioError(`${path.join(dir, 'scenario.json')}: ${problems.join('; ')}`);
+  const descriptor = JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8'));
   return {
     ...descriptor,
     dir,
@@ -79,22 +177,32 @@ function loadScenario(dir, root) {
   };
 }
 
-/**
- * Every scenario folder under shellDir, sorted by name. A folder whose descriptor breaks the
- * contract is kept aside with its problems, so one broken folder does not stop the others.
- */
-function discoverScenarios(shellDir, root = path.dirname(shellDir)) {
-  const found = fs.readdirSync(shellDir, { withFileTypes: true })
+/** The scenario folders under shellDir: every folder holding a scenario.json, by name. */
+function scenarioDirs(shellDir) {
+  let entries;
+  try {
+    entries = fs.readdirSync(shellDir, { withFileTypes: true });
+  } catch (err) {
+    throw new ScenarioError(`no folder of scenarios at ${shellDir} (${err.code})`);
+  }
+  return entries
     .filter((e) => e.isDirectory() && fs.existsSync(path.join(shellDir, e.name, 'scenario.json')))
-    .map((e) => e.name)
+    .map((e) => path.join(shellDir, e.name))
     .sort();
+}
+
+/**
+ * Every scenario folder under shellDir, sorted by name. A folder that breaks the contract is
+ * kept aside with its problems, so one broken folder does not stop the others.
+ */
+function discoverScenarios(shellDir) {
   const scenarios = [];
   const broken = [];
-  for (const name of found) {
+  for (const dir of scenarioDirs(shellDir)) {
     try {
-      scenarios.push(loadScenario(path.join(shellDir, name), root));
+      scenarios.push(loadScenario(dir));
     } catch (err) {
-      broken.push({ name, problem: err.message });
+      broken.push({ name: path.basename(dir), problem: err.message });
     }
   }
   scenarios.broken = broken;
@@ -103,11 +211,12 @@ function discoverScenarios(shellDir, root = path.dirname(shellDir)) {
 
 /**
  * The scenarios a user named, or all that are sound; an unknown name is a UsageError, a named
- * scenario that breaks the contract a ScenarioError saying what is missing.
+ * scenario that breaks the contract a ScenarioError saying what is wrong.
  */
 function selectScenarios(all, names, warn = () => {}) {
   const broken = all.broken || [];
   if (!names || names.length === 0) {
+    if (!all.length) throw new ScenarioError(broken.length ? `no sound scenario to run: ${broken.map((b) => b.problem).join('; ')}` : 'no scenario folders to run');
     broken.forEach((b) => warn(`skipping scenario ${b.name}: ${b.problem}`));
     return all;
   }
@@ -120,4 +229,4 @@ function selectScenarios(all, names, warn = () => {}) {
   });
 }
 
-module.exports = { discoverScenarios, selectScenarios, descriptorProblems, SIZE_NAMES };
+module.exports = { discoverScenarios, selectScenarios, scenarioProblems, scenarioDirs, SIZE_NAMES, SERVER_KINDS, HEADER_FIELDS };

@@ -1,6 +1,6 @@
 'use strict';
 // Chart configs are plain data (tested as data); rendering turns one into a PNG.
-const { matches } = require('./tables');
+const { matches } = require('../results/records');
 
 const WIDTH = 1000;
 const HEIGHT = 560;

@@ -4,19 +4,13 @@
 // the change is larger than the noise the user allows (the runs hold no repeats to measure it).
 const fs = require('node:fs');
 const path = require('node:path');
-const { readResults } = require('../results/log');
-const { matches, toMarkdown } = require('./tables');
+const { readRun } = require('../results/reader');
+const { toMarkdown } = require('./tables');
+const { matches } = require('../results/records');
 const { renderChart } = require('./charts');
 const { formatValue } = require('./format');
 const { UsageError } = require('../errors');
 const { aggregateRepeats } = require('../results/repeats');
-
-function loadRun(dir) {
-  const { records } = readResults(path.join(dir, 'results.jsonl'));
-  const run = records.find((r) => r.type === 'run');
-  if (!run) throw new UsageError(`${dir}: results.jsonl has no run header`);
-  return { dir, run, measurements: records.filter((r) => r.type === 'measurement'), servers: records.filter((r) => r.type === 'server') };
-}
 
 /** The server of a run to compare: the one named, or the run's only one (baselines aside). */
 function chooseServer(run, scenario, named) {
@@ -47,8 +41,8 @@ function cells(scenario, records) {
 }
 
 async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise }) {
-  const a = loadRun(dirA);
-  const b = loadRun(dirB);
+  const a = readRun(dirA);
+  const b = readRun(dirB);
   const common = scenarios.filter((s) => a.run.params.scenarios.includes(s.name) && b.run.params.scenarios.includes(s.name));
   if (!common.length) throw new UsageError('the two runs have no scenario in common');
   fs.mkdirSync(out, { recursive: true });

@@ -3,7 +3,7 @@
 // and published data), so `orchestrate report DIR` gives what the run itself wrote.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readResults } = require('../results/log');
+const { readRun } = require('../results/reader');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes } = require('./format');
@@ -24,7 +24,7 @@ function describeRun(run, servers) {
   const m = run.machine || {};
   const lines = [
     `Started ${run.startedAt}; size **${run.params.size}**; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
-    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, mongosh ${run.mongosh}, driver ${run.driver}.`,
+    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**.`,
     `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
     `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
@@ -35,17 +35,22 @@ function describeRun(run, servers) {
   return lines.join('\n');
 }
 
-/** What the harness adds per operation on each server, so the server's time can be told from the kit's. */
-function overheadTable(overheads) {
-  if (!overheads.length) return '';
-  const intro = `The same operations timed as the scripts time them (performance.now() around each call in mongosh) and by a plain loop on the Node driver, ${overheads[0].ops} of each, ${overheads[0].rounds} interleaved rounds, on each server before its scenarios. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
-  const table = [
-    '| server | operation | mongosh ms/op | driver ms/op | mongosh/driver |',
-    '|---|---|---:|---:|---:|',
-    ...overheads.flatMap((o) => Object.entries(o.perOp).map(([type, v]) =>
-      `| ${o.server} | ${type} by _id | ${v.kitMs.toFixed(3)} | ${v.driverMs.toFixed(3)} | ×${v.ratio.toFixed(2)} |`)),
-  ].join('\n');
-  return ['### Harness overhead', intro, table].join('\n\n');
+/** What each shell adds per operation on each server, so the server's time can be told from the shell's. */
+function calibrationTable(calibrations, run) {
+  if (!calibrations.length) return '';
+  const shells = [...new Set(calibrations.flatMap((c) => c.shells || []))];
+  const first = calibrations[0];
+  const intro = `The same operations timed as the scripts time them (performance.now() around each call), by a plain loop on the Node driver and in ${shells.map((s) => (s === 'kit' ? 'the kit\'s own shell' : s)).join(' and in ')}, ${first.ops} of each, ${first.rounds} interleaved rounds, on each server before its scenarios. This run's timings were taken in **${shellName(run.params.shell || first.shell)}**. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
+  const header = ['server', 'operation', 'driver ms/op', ...shells.flatMap((s) => [`${shellName(s)} ms/op`, `${shellName(s)}/driver`])];
+  const rows = calibrations.flatMap((c) => Object.entries(c.perOp).map(([type, v]) => [
+    c.server, `${type} by _id`, v.driverMs.toFixed(3),
+    ...shells.flatMap((s) => (v.shellMs?.[s] === undefined ? ['–', '–'] : [v.shellMs[s].toFixed(3), `×${v.ratio[s].toFixed(2)}`])),
+  ]));
+  return ['### Calibration: what the shell adds', intro, toMarkdown({ header, rows })].join('\n\n');
+}
+
+function shellName(shell) {
+  return shell === 'kit' ? 'kit shell' : shell || 'mongosh';
 }
 
 function onceStepTable(scenario, records) {
@@ -134,22 +139,15 @@ async function renderScenario({ scenario, run, serverRecords, measurements, outD
 
 /** Writes summary.md and every chart into runDir; returns what it wrote and any problems. */
 async function renderRunReport(runDir, scenarios) {
-  const { records, problems } = readResults(path.join(runDir, 'results.jsonl'));
-  const run = records.find((r) => r.type === 'run');
-  if (!run) throw new Error(`${runDir}/results.jsonl has no run header line`);
-  // a resumed run records its servers again: the latest record of each name stands
-  const serverRecords = [...new Map(records.filter((r) => r.type === 'server').map((r) => [r.server, r])).values()];
-  const measurements = records.filter((r) => r.type === 'measurement');
-  const failures = records.filter((r) => r.type === 'failure');
-  const end = records.filter((r) => r.type === 'end' || r.type === 'resume').at(-1);
+  const { run, servers: serverRecords, measurements, failures, calibrations, end, problems } = readRun(runDir);
 
   const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
   const runScenarios = run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
   const verdicts = verdictsMarkdown(verdictsFor(runScenarios, measurements));
   if (verdicts) parts.push(verdicts);
-  const overhead = overheadTable(records.filter((r) => r.type === 'overhead'));
-  if (overhead) parts.push(overhead);
-  if (!end || end.type === 'resume') parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
+  const calibration = calibrationTable(calibrations, run);
+  if (calibration) parts.push(calibration);
+  if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
   else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
   const files = [];
   for (const name of run.params.scenarios) {

@@ -2,12 +2,7 @@
 // The article's table, measured beside published: a pivot of records on a row field (pass) and
 // a group field (collection), each column measured and, where the article has it, published.
 const { formatValue } = require('./format');
-
-/** Whether a record belongs to a table or chart: its step, and every field of its `where`. */
-function matches(record, spec) {
-  if (spec.step && record.step !== spec.step) return false;
-  return Object.entries(spec.where || {}).every(([k, v]) => record[k] === v);
-}
+const { matches } = require('../results/records');
 
 function uniqueSorted(values) {
   return [...new Set(values)].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));

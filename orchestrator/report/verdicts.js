@@ -241,4 +241,4 @@ function verdictsMarkdown(verdicts) {
   ].join('\n\n');
 }
 
-module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE };
+module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, CHECK_KINDS: Object.keys(CHECKS) };

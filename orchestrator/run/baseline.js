@@ -6,7 +6,7 @@ const { startPostgres } = require('../servers/postgres');
 const { onCleanup } = require('../processes');
 const { redactUri } = require('../servers/spec');
 
-async function runSqlBaseline({ scenario, sizes, options, results, progress, logDir, config }) {
+async function runBaseline({ scenario, sizes, options, results, progress, logDir, config }) {
   const spec = scenario.baseline;
   const name = spec.server;
   const fail = (step, err) => {
@@ -47,4 +47,4 @@ async function runSqlBaseline({ scenario, sizes, options, results, progress, log
   }
 }
 
-module.exports = { runSqlBaseline };
+module.exports = { runBaseline };

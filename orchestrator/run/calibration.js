@@ -1,34 +1,37 @@
 'use strict';
-// What the harness adds to each operation: the same operations, in the same order, timed the
-// same way, once through a mongosh script and once through a plain loop on the Node driver.
+// Calibration: what a shell adds to each operation on this server. The same operations, in the
+// same order, timed the same way (performance.now() around each call), by a plain loop on the
+// Node driver and through each shell running calibration-ops.js, in interleaved rounds so drift
+// on the machine falls on all of them. Every report prints it, so a reader can tell the
+// server's time from the shell's.
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
-const { runMongoshScript } = require('./mongosh');
+const { runShellScript } = require('./shells');
 
 const SCRIPT = path.join(__dirname, 'calibration-ops.js');
 const TYPES = ['insert', 'find', 'update', 'remove'];
-const CALIBRATION_DB = 'classics_calibration';
-const WARMUP = 50; // untimed operations of each type first, on both sides
+const WARMUP = 50; // untimed operations of each type first, on every side
 
-/** Total ms per operation type, timed in mongosh as the scenario scripts time. */
-async function timeInMongosh({ uri, ops, server, logFile }) {
-  const { measurements } = await runMongoshScript({ uri, file: SCRIPT, vars: { OPS: ops, WARMUP, DB_NAME: CALIBRATION_DB }, server, logFile });
-  if (!measurements.length) throw new Error('the calibration script printed no measurement');
+/** Total ms per operation type, timed in a shell as the scenario scripts time. */
+async function timeInShell({ shell, uri, ops, server, database, logFile }) {
+  const { measurements } = await runShellScript({ shell, uri, file: SCRIPT, vars: { OPS: ops, WARMUP, DB_NAME: database }, server, logFile });
+  if (!measurements.length) throw new Error(`the calibration script printed no measurement in ${shell}`);
   return measurements[0].totalMs;
 }
 
 /** Total ms per operation type, timed around each call of the driver. */
-async function timeWithDriver({ client, ops }) {
-  const coll = client.db(CALIBRATION_DB).collection('ops');
+async function timeWithDriver({ client, ops, database }) {
+  const db = client.db(database);
+  const coll = db.collection('ops');
   await coll.drop().catch(() => {});
-  await client.db(CALIBRATION_DB).createCollection('ops');
+  await db.createCollection('ops');
   for (let w = 0; w < WARMUP; w++) {
     await coll.insertOne({ _id: -1 - w, foo: [1, 2, 3, 4, 5] });
     await coll.findOne({ _id: -1 - w });
     await coll.updateOne({ _id: -1 - w }, { $push: { foo: { $each: [6, 7] } } });
     await coll.deleteOne({ _id: -1 - w });
   }
-  const totals = { insert: 0, find: 0, update: 0, remove: 0 };
+  const totals = Object.fromEntries(TYPES.map((t) => [t, 0]));
   const timed = async (type, fn) => {
     for (let i = 0; i < ops; i++) {
       const t0 = performance.now();
@@ -44,26 +47,29 @@ async function timeWithDriver({ client, ops }) {
 }
 
 /**
- * Runs `rounds` rounds, alternating which goes first so drift on the machine falls on both, and
- * returns per type the mean ms per operation for each and their ratio kit/driver.
+ * Runs `rounds` rounds of the driver and every shell, each round in another order, and returns
+ * per operation type the mean ms per operation of each: { driverMs, shellMs: { kit, mongosh },
+ * ratio: { kit, mongosh } } (a shell's time over the driver's).
  */
-async function measureHarnessOverhead({ uri, client, ops = 200, rounds = 2, server = 'server', logFile }) {
-  const kit = Object.fromEntries(TYPES.map((t) => [t, 0]));
-  const driver = Object.fromEntries(TYPES.map((t) => [t, 0]));
-  const add = (into, totals) => TYPES.forEach((t) => { into[t] += totals[t]; });
+async function measureCalibration({ uri, client, ops = 200, rounds = 2, server = 'server', shells = ['mongosh'], database, logFile }) {
+  const sides = ['driver', ...shells];
+  const sums = Object.fromEntries(sides.map((s) => [s, Object.fromEntries(TYPES.map((t) => [t, 0]))]));
   for (let r = 0; r < rounds; r++) {
-    const kitFirst = r % 2 === 0;
-    if (kitFirst) add(kit, await timeInMongosh({ uri, ops, server, logFile }));
-    add(driver, await timeWithDriver({ client, ops }));
-    if (!kitFirst) add(kit, await timeInMongosh({ uri, ops, server, logFile }));
+    const order = sides.map((_, i) => sides[(i + r) % sides.length]);
+    for (const side of order) {
+      const totals = side === 'driver'
+        ? await timeWithDriver({ client, ops, database })
+        : await timeInShell({ shell: side, uri, ops, server, database, logFile });
+      TYPES.forEach((t) => { sums[side][t] += totals[t]; });
+    }
   }
-  await client.db(CALIBRATION_DB).dropDatabase().catch(() => {});
+  await client.db(database).dropDatabase().catch(() => {});
   const n = ops * rounds;
-  return Object.fromEntries(TYPES.map((t) => [t, {
-    kitMs: kit[t] / n,
-    driverMs: driver[t] / n,
-    ratio: kit[t] / driver[t],
-  }]));
+  return Object.fromEntries(TYPES.map((t) => {
+    const driverMs = sums.driver[t] / n;
+    const shellMs = Object.fromEntries(shells.map((s) => [s, sums[s][t] / n]));
+    return [t, { driverMs, shellMs, ratio: Object.fromEntries(shells.map((s) => [s, shellMs[s] / driverMs])) }];
+  }));
 }
 
-module.exports = { measureHarnessOverhead, TYPES, CALIBRATION_DB };
+module.exports = { measureCalibration, TYPES };

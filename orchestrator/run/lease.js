@@ -1,19 +1,18 @@
 'use strict';
 // Two runs against one server at once would ruin each other's numbers. A run holds a lease in
 // the kit's own database while it works on a server and renews it; a run that died stops renewing,
-// so its lease lapses instead of holding the server forever.
+// so its lease lapses instead of holding the server forever. The lease database is the kit's like
+// any other: released, it is dropped unless another run's lease is still in it.
 const os = require('node:os');
-const { ClassicsError } = require('../errors');
+const { ServerBusyError } = require('../errors');
+const { KIT_DATABASES } = require('../config');
 
-const LEASE_DB = 'classics_kit';
+const LEASE_DB = KIT_DATABASES.lease;
 const TTL_MS = 30000;
 
-class ServerBusyError extends ClassicsError {
-  constructor(message) { super(message, { exitCode: 2 }); }
-}
-
 async function acquireLease(client, { serverName, runId, ttlMs = TTL_MS }) {
-  const leases = client.db(LEASE_DB).collection('leases');
+  const db = client.db(LEASE_DB);
+  const leases = db.collection('leases');
   const holder = `${os.hostname()} pid ${process.pid}`;
   const grab = async () => {
     const now = new Date();
@@ -36,6 +35,9 @@ async function acquireLease(client, { serverName, runId, ttlMs = TTL_MS }) {
     release: async () => {
       clearInterval(timer);
       await leases.deleteOne({ _id: 'server', runId }).catch(() => {});
+      // nothing left to guard: the kit leaves no database of its own behind
+      const others = await leases.countDocuments({}).catch(() => 1);
+      if (others === 0) await db.dropDatabase().catch(() => db.collection('leases').drop().catch(() => {}));
     },
   };
 }
@@ -70,4 +72,4 @@ async function leaseUserServers(specs, { runId, serverSelectionTimeoutMs }) {
   return releaseAll;
 }
 
-module.exports = { acquireLease, leaseUserServers, ServerBusyError, LEASE_DB };
+module.exports = { acquireLease, leaseUserServers, LEASE_DB };

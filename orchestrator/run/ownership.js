@@ -1,12 +1,14 @@
 'use strict';
 // The kit touches only databases of its own: named with its prefix and marked when it creates
 // them. A database with the prefix but no mark is someone else's, and the kit refuses it.
-const { ClassicsError } = require('../errors');
+// Clean-up drops the database, or, for a user allowed only readWrite (common on Atlas: it may drop
+// collections but not databases), every collection in it; a clean-up the server refuses is said in
+// one line and never turns a measured scenario into a failed one.
+const { NotOursError } = require('../errors');
 
 const MARK_COLLECTION = 'classics_owner';
 const MARK_ID = 'mongo-classics';
-
-class NotOursError extends ClassicsError {}
+const UNAUTHORIZED = 13;
 
 function assertPrefixed(name, prefix) {
   if (!name.startsWith(prefix)) throw new NotOursError(`database ${name} does not start with ${prefix}: the kit writes only to its own databases`);
@@ -16,9 +18,23 @@ async function isMarked(db) {
   return Boolean(await db.collection(MARK_COLLECTION).findOne({ _id: MARK_ID }));
 }
 
+/** Empties a database: dropDatabase, or each collection where the user may not drop databases. */
+async function emptyDatabase(db) {
+  try {
+    await db.dropDatabase();
+  } catch (err) {
+    if (err.code !== UNAUTHORIZED) throw err;
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    // the mark goes last, so a clean-up cut short still leaves the database recognisably the kit's
+    for (const name of names.filter((n) => n !== MARK_COLLECTION).concat(names.includes(MARK_COLLECTION) ? [MARK_COLLECTION] : [])) {
+      await db.collection(name).drop().catch((e) => { if (e.codeName !== 'NamespaceNotFound') throw e; });
+    }
+  }
+}
+
 /**
- * Makes `name` an empty database of the kit's: drops it if it holds the kit's mark, refuses if it
- * holds anything without the mark, and marks it.
+ * Makes `name` an empty database of the kit's: empties it if it holds the kit's mark, refuses if
+ * it holds anything without the mark, and marks it.
  */
 async function claimDatabase(client, name, { prefix, runId }) {
   assertPrefixed(name, prefix);
@@ -28,7 +44,7 @@ async function claimDatabase(client, name, { prefix, runId }) {
     if (!(await isMarked(db))) {
       throw new NotOursError(`database ${name} exists and was not created by mongo-classics (no ${MARK_COLLECTION} mark): the kit will not drop or write it`);
     }
-    await db.dropDatabase();
+    await emptyDatabase(db);
   }
   await markDatabase(db, runId);
   return db;
@@ -43,11 +59,19 @@ async function markDatabase(db, runId) {
   );
 }
 
-/** Drops a database only if it carries the mark. */
+/**
+ * Drops a database only if it carries the mark. Resolves to null, or to the one line saying why
+ * the server refused the clean-up (the caller prints it; the measurements stand).
+ */
 async function dropOwnedDatabase(client, name, { prefix }) {
   assertPrefixed(name, prefix);
   const db = client.db(name);
-  if (await isMarked(db)) await db.dropDatabase();
+  try {
+    if (await isMarked(db)) await emptyDatabase(db);
+    return null;
+  } catch (err) {
+    return `could not drop the kit's database ${name} after the run (${err.codeName || err.message}); drop it yourself when you are done`;
+  }
 }
 
-module.exports = { claimDatabase, markDatabase, dropOwnedDatabase, NotOursError, MARK_COLLECTION };
+module.exports = { claimDatabase, markDatabase, dropOwnedDatabase, emptyDatabase, MARK_COLLECTION };

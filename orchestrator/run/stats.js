@@ -43,6 +43,26 @@ async function readCollectionStats(db, name) {
   };
 }
 
+/** The fields readCollectionStats adds to a measurement (the rest of a record is what the script printed). */
+const STATS_FIELDS = ['count', 'size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'nindexes', 'paddingFactor', 'userFlags',
+  'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sizesAt', 'serverMs', 'serverOps', 'expectedCount', 'countOk'];
+
+/**
+ * WiredTiger writes a table's file at checkpoints (every 60 s), so storageSize and the index and
+ * free sizes just after a short step are what the last checkpoint wrote. On a server the kit
+ * started, fsync forces a checkpoint first; on a user's server (an fsync is the owner's call, and
+ * needs a privilege the user may lack) the record says the sizes may lag.
+ */
+async function settleSizes(client, { forceCheckpoint }) {
+  if (!forceCheckpoint) return 'the last checkpoint (may lag the step by up to 60 s)';
+  try {
+    await client.db('admin').command({ fsync: 1 });
+    return 'a checkpoint the kit forced (fsync)';
+  } catch (err) {
+    return `the last checkpoint (fsync refused: ${err.codeName || err.message})`;
+  }
+}
+
 /**
  * The server's own cumulative time on a collection ($collStats latencyStats, MongoDB 3.2+), in
  * microseconds and operations, or null where the server keeps none (FerretDB 1.24).
@@ -62,4 +82,48 @@ async function readLatencyStats(db, name) {
   }
 }
 
-module.exports = { readCollectionStats, readLatencyStats };
+/** The collection's identity: a dropped and re-created collection has a new UUID. */
+async function collectionUuid(db, name) {
+  const [info] = await db.listCollections({ name }).toArray().catch(() => []);
+  const uuid = info?.info?.uuid;
+  return uuid ? uuid.toString('hex') : null;
+}
+
+/**
+ * The server's own time on each collection over each step, from latencyStats, which count from
+ * the collection's creation: where a step dropped and re-created a collection (a new UUID, or a
+ * counter that went down), its delta starts from zero. The baseline is taken after the kit's own
+ * reads of a step (its count and stats), and what one latency read itself adds is measured and
+ * left out, so only the script's operations are counted.
+ */
+class ServerTime {
+  constructor(db) {
+    this.db = db;
+    this.base = {};
+  }
+
+  async delta(name) {
+    const now = await readLatencyStats(this.db, name);
+    if (!now) return null;
+    const uuid = await collectionUuid(this.db, name);
+    const base = this.base[name];
+    const restarted = !base || base.uuid !== uuid || now.ops < base.ops + base.selfOps;
+    const from = restarted ? { micros: 0, ops: 0 } : { micros: base.micros + base.selfMicros, ops: base.ops + base.selfOps };
+    return { serverMs: Math.max(0, now.micros - from.micros) / 1000, serverOps: Math.max(0, now.ops - from.ops) };
+  }
+
+  /** Call after the kit's own reads of a step: the next step's deltas start here. */
+  async rebase(name) {
+    const first = await readLatencyStats(this.db, name);
+    const second = await readLatencyStats(this.db, name);
+    if (!first || !second) return;
+    this.base[name] = {
+      ...second,
+      uuid: await collectionUuid(this.db, name),
+      selfMicros: Math.max(0, second.micros - first.micros),
+      selfOps: Math.max(0, second.ops - first.ops),
+    };
+  }
+}
+
+module.exports = { readCollectionStats, readLatencyStats, settleSizes, ServerTime, STATS_FIELDS };

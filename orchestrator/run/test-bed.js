@@ -14,7 +14,7 @@ function gitCommit() {
   }
 }
 
-function describeTestBed() {
+function describeTestBed({ shell = 'mongosh' } = {}) {
   const cpus = os.cpus();
   return {
     kit: { version: require('../../package.json').version, commit: gitCommit() },
@@ -25,6 +25,7 @@ function describeTestBed() {
       platform: `${os.type()} ${os.release()} ${os.arch()}`,
     },
     node: process.version,
+    shell,
     mongosh: require('mongosh/package.json').version,
     driver: require('mongodb/package.json').version,
   };

@@ -6,7 +6,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
-const { loadRun } = require('../helpers/results');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
+const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 const { newTag, processesWithTag } = require('../helpers/processes');
 
@@ -22,7 +23,7 @@ describe('a server killed in the middle of a run', function () {
     skipUnless(this, 'ferretdb-pg');
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-fault-'));
     const results = path.join(out, 'results.jsonl');
-    result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '3', '--out', out], {
+    result = await invokeOnFixture(['--server', 'ferretdb', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '3', '--out', out], {
       env: tag,
       onSpawn: () => {
         const timer = setInterval(() => {
@@ -42,24 +43,24 @@ describe('a server killed in the middle of a run', function () {
 
   it('exits 1 and records the failed scenario, server and pass with the reason', () => {
     assert.equal(result.code, 1, result.stderr);
-    const run = loadRun(out);
+    const run = readRun(out);
     assert.equal(run.failures.length, 1, JSON.stringify(run.failures));
     const [f] = run.failures;
-    assert.deepEqual([f.server, f.scenario, f.step, f.pass], ['ferretdb', 'power-of-2-sizes', 'pass', 2]);
+    assert.deepEqual([f.server, f.scenario, f.step, f.pass], ['ferretdb', fixture.name, 'pass', 2]);
     assert.match(f.error, /pass\.js on server 'ferretdb' exited with code 1: Mongo\w*Error/);
     assert.equal(run.end.status, 'failed');
   });
 
   it('keeps what was measured before, intact, and goes on with the next server', () => {
-    const run = loadRun(out);
+    const run = readRun(out);
     assert.deepEqual(run.problems, []);
-    const passesOn = (server) => run.measurements.filter((m) => m.server === server && m.collection === 'powerOf2Sizes').map((m) => m.pass);
+    const passesOn = (server) => run.measurements.filter((m) => m.server === server && m.collection === fixture.collections[1]).map((m) => m.pass);
     assert.deepEqual(passesOn('ferretdb'), [0, 1]);
     assert.deepEqual(passesOn('ferretdb-pg'), [0, 1, 2, 3]);
   });
 
   it('shows the failure in the summary and leaves nothing running', () => {
-    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /## Failures\n\n- ferretdb · power-of-2-sizes · pass · pass 2: /);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), new RegExp(`## Failures\\n\\n- ferretdb · ${fixture.name} · pass · pass 2: `));
     assert.deepEqual(processesWithTag(tag), []);
   });
 });

@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { newTag, processesWithTag } = require('../helpers/processes');
 
 const unwritable = path.join(os.tmpdir(), `classics-not-a-dir-${process.pid}`);
@@ -15,7 +16,7 @@ const cases = [
   [['--passes', '-3'], /--passes.*Not a whole number of at least 1/],
   [['--passes', 'many'], /--passes.*Not a whole number of at least 1/],
   [['--size', 'huge'], /Allowed choices are smoke, quick, article/],
-  [['no-such-scenario'], /unknown scenario 'no-such-scenario' \(known: .*power-of-2-sizes/],
+  [['no-such-scenario'], new RegExp(`unknown scenario 'no-such-scenario' \\(known: .*${fixture.name}`)],
   [['--server', 'oracle'], /unknown server spec 'oracle' \(accepted: embedded, mongod/],
   [['--server', 'x=postgres://h/db'], /'x': 'postgres:\/\/h\/db' is not a mongodb:\/\/ or mongodb\+srv:\/\/ URI/],
   [['--server', 'x=mongodb://'], /malformed URI/],
@@ -35,7 +36,7 @@ describe('bad input', function () {
     it(`orchestrate ${args.join(' ')}`, async () => {
       const tag = newTag();
       const started = Date.now();
-      const { code, stdout, stderr } = await invokeOrchestrate(args, { env: tag });
+      const { code, stdout, stderr } = await invokeOnFixture(args, { env: tag });
       assert.equal(code, 2, `exit code; stderr: ${stderr}`);
       const lines = stderr.trim().split('\n');
       assert.equal(lines.length, 1, `one line, got:\n${stderr}`);

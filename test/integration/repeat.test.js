@@ -6,7 +6,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
-const { loadRun } = require('../helpers/results');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
+const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 const { inspectPng } = require('../helpers/png');
 
@@ -18,15 +19,15 @@ describe('--repeat 2 on ferretdb-pg', function () {
   before(async function () {
     skipUnless(this, 'ferretdb-pg');
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-repeat-'));
-    const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '2', '--repeat', '2', '--no-calibrate', '--out', out]);
+    const { code, stderr } = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '2', '--repeat', '2', '--no-calibrate', '--out', out]);
     assert.equal(code, 0, stderr);
-    run = loadRun(out);
+    run = readRun(out);
   });
 
   after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
   it('records a warm-up run and two counted runs of every step', () => {
-    const passes = (repeat) => run.measurements.filter((m) => m.repeat === repeat && m.collection === 'powerOf2Sizes').map((m) => m.pass);
+    const passes = (repeat) => run.measurements.filter((m) => m.repeat === repeat && m.collection === fixture.collections[1]).map((m) => m.pass);
     assert.deepEqual(passes(0), [0, 1, 2]);
     assert.ok(run.measurements.filter((m) => m.repeat === 0).every((m) => m.warmup === true));
     assert.deepEqual(passes(1), [0, 1, 2]);
@@ -37,15 +38,15 @@ describe('--repeat 2 on ferretdb-pg', function () {
 
   it('reports each cell as the median with its range and coefficient of variation', () => {
     const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
-    const hr = (repeat) => run.measurements.find((m) => m.repeat === repeat && m.pass === 1 && m.collection === 'powerOf2Sizes').hrMs;
+    const hr = (repeat) => run.measurements.find((m) => m.repeat === repeat && m.pass === 1 && m.collection === fixture.collections[1]).hrMs;
     const [lo, hi] = [hr(1), hr(2)].sort((a, b) => a - b);
     const fmt = (v) => v.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    assert.ok(summary.includes(`${fmt((lo + hi) / 2)} [${fmt(lo)}–${fmt(hi)}, cv `), 'pass 1 powerOf2Sizes hr ms as median [min–max, cv]');
+    assert.ok(summary.includes(`${fmt((lo + hi) / 2)} [${fmt(lo)}–${fmt(hi)}, cv `), 'pass 1 hr ms as median [min–max, cv]');
     assert.match(summary, /each scenario run 2 times per server after a warm-up run that is not counted/);
   });
 
   it('still draws its charts', async () => {
-    const png = await inspectPng(fs.readFileSync(path.join(out, 'power-of-2-sizes-time-per-pass.png')));
+    const png = await inspectPng(fs.readFileSync(path.join(out, `${fixture.name}-time-per-pass.png`)));
     assert.ok(png.distinctColours > 10);
   });
 });

@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { skipUnless } = require('../helpers/servers');
 const { inspectPng } = require('../helpers/png');
 
@@ -21,7 +22,7 @@ describe('report.html and compare, on two smoke runs', function () {
     skipUnless(this, 'ferretdb');
     skipUnless(this, 'ferretdb-pg');
     for (const [out, server] of [[runA, 'ferretdb'], [runB, 'ferretdb-pg']]) {
-      const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', server, '--size', 'smoke', '--passes', '2', '--out', out]);
+      const { code, stderr } = await invokeOnFixture(['--server', server, '--size', 'smoke', '--passes', '2', '--out', out]);
       assert.equal(code, 0, stderr);
     }
   });
@@ -53,10 +54,10 @@ describe('report.html and compare, on two smoke runs', function () {
       assert.ok(images.every((i) => i.complete && i.width === 1000), JSON.stringify(images));
       const headings = await page.$$eval('h2', (hs) => hs.map((h) => h.textContent));
       assert.ok(headings.includes('Verdicts'), headings.join(' | '));
-      assert.ok(headings.some((h) => h.startsWith('power-of-2-sizes')));
+      assert.ok(headings.some((h) => h.startsWith(fixture.name)));
       const text = await page.textContent('body');
       assert.match(text, /cannot be tested here/);
-      assert.match(text, /Harness overhead/);
+      assert.match(text, /Calibration: what the shell adds/);
     } finally {
       await browser.close();
     }
@@ -64,21 +65,21 @@ describe('report.html and compare, on two smoke runs', function () {
 
   it('compares the two runs cell by cell, with B/A and a chart', async () => {
     const out = path.join(root, 'cmp');
-    const { code, stdout, stderr } = await invokeOrchestrate(['compare', runA, runB, '--out', out]);
+    const { code, stdout, stderr } = await invokeOnFixture(['compare', runA, runB, '--out', out]);
     assert.equal(code, 0, stderr);
     assert.match(stdout, /cell\(s\) changed past ±10%/);
     const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
-    assert.match(md, /## power-of-2-sizes: A on ferretdb, B on ferretdb-pg/);
-    const row = /\| Time and size per pass · 1 · powerOf2Sizes · hr ms \| ([\d,.]+) \| ([\d,.]+) \| ×([\d.]+) \|/.exec(md);
+    assert.match(md, new RegExp(`## ${fixture.name}: A on ferretdb, B on ferretdb-pg`));
+    const row = new RegExp(`\\| ${fixture.tables[0].title} · 1 · ${fixture.collections[1]} · hr ms \\| ([\\d,.]+) \\| ([\\d,.]+) \\| ×([\\d.]+) \\|`).exec(md);
     assert.ok(row, md);
     const [a, b, ratio] = row.slice(1).map((v) => Number(v.replace(/,/g, '')));
     assert.ok(Math.abs(b / a - ratio) < 0.01, 'the ratio is B/A');
-    const png = await inspectPng(fs.readFileSync(path.join(out, 'compare-power-of-2-sizes.png')));
+    const png = await inspectPng(fs.readFileSync(path.join(out, `compare-${fixture.name}.png`)));
     assert.ok(png.distinctColours > 5);
   });
 
   it('refuses to compare a folder without results, in one line', async () => {
-    const { code, stderr } = await invokeOrchestrate(['compare', runA, root]);
+    const { code, stderr } = await invokeOnFixture(['compare', runA, root]);
     assert.equal(code, 2);
     assert.match(stderr.trim(), /^UsageError: .* holds no results\.jsonl: give the folders of two runs$/);
   });

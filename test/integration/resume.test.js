@@ -6,7 +6,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
-const { loadRun } = require('../helpers/results');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
+const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 
 describe('--resume on ferretdb-pg', function () {
@@ -18,11 +19,11 @@ describe('--resume on ferretdb-pg', function () {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-'));
     fs.chmodSync(out, 0o755); // PostgreSQL, run as its own user, keeps its data below it
     const results = path.join(out, 'results.jsonl');
-    const first = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--out', out], {
+    const first = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--out', out], {
       onSpawn: (child) => {
         // stop it as pass 1 is recorded: pass 2's shell is still starting, so nothing of it is written
         const timer = setInterval(() => {
-          if (fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"type":"step","scenario":"power-of-2-sizes","server":"ferretdb-pg","step":"pass","pass":1')) {
+          if (fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes(`"type":"step","scenario":"${fixture.name}","server":"ferretdb-pg","step":"pass","pass":1`)) {
             clearInterval(timer);
             child.kill('SIGINT');
           }
@@ -35,10 +36,10 @@ describe('--resume on ferretdb-pg', function () {
   after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
   it('goes on from the next pass, over the kept data, and ends with every pass once', async () => {
-    const { code, stderr } = await invokeOrchestrate(['--resume', out]);
+    const { code, stderr } = await invokeOnFixture(['--resume', out]);
     assert.equal(code, 0, stderr);
-    const run = loadRun(out);
-    for (const collection of ['noPowerOf2Sizes', 'powerOf2Sizes']) {
+    const run = readRun(out);
+    for (const collection of [...fixture.collections]) {
       const ms = run.measurements.filter((m) => m.collection === collection);
       assert.deepEqual(ms.map((m) => m.pass), [0, 1, 2, 3]);
       assert.ok(ms.every((m) => m.countOk), 'counts follow on across the resume');
@@ -54,16 +55,16 @@ describe('--resume on ferretdb-pg', function () {
     m.count += 7;
     lines[i] = JSON.stringify(m);
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    const { code, stderr } = await invokeOrchestrate(['--resume', out]);
+    const { code, stderr } = await invokeOnFixture(['--resume', out]);
     assert.equal(code, 2, stderr);
-    assert.match(stderr.trim(), new RegExp(`^ResumeMismatchError: server 'ferretdb-pg' no longer holds the data of pass 3 of power-of-2-sizes: ${m.collection} has ${m.count - 7} documents, the results recorded ${m.count}$`));
+    assert.match(stderr.trim(), new RegExp(`^ResumeMismatchError: server 'ferretdb-pg' no longer holds the data of pass 3 of ${fixture.name}: ${m.collection} has ${m.count - 7} documents, the results recorded ${m.count}$`));
   });
 
   it('refuses a run whose servers kept no data', async () => {
     const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-plain-'));
     try {
-      fs.writeFileSync(path.join(plain, 'results.jsonl'), `${JSON.stringify({ type: 'run', runId: 'x', params: { scenarios: ['power-of-2-sizes'], servers: ['ferretdb'], size: 'smoke', passes: { 'power-of-2-sizes': 3 }, keepData: false } })}\n`);
-      const { code, stderr } = await invokeOrchestrate(['--resume', plain]);
+      fs.writeFileSync(path.join(plain, 'results.jsonl'), `${JSON.stringify({ type: 'run', runId: 'x', params: { scenarios: [fixture.name], servers: ['ferretdb'], size: 'smoke', passes: { [fixture.name]: 3 }, keepData: false } })}\n`);
+      const { code, stderr } = await invokeOnFixture(['--resume', plain]);
       assert.equal(code, 2);
       assert.match(stderr.trim(), /^UsageError: --resume: server 'ferretdb' was started by the kit without --keep-data, so its data is gone/);
     } finally {

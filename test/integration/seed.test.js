@@ -5,7 +5,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
-const { loadRun } = require('../helpers/results');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
+const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 
 describe('--seed on ferretdb', function () {
@@ -18,9 +19,9 @@ describe('--seed on ferretdb', function () {
     for (const seed of ['42', '42', '7']) {
       const out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-seed-'));
       outs.push(out);
-      const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb', '--size', 'smoke', '--passes', '2', '--seed', seed, '--no-calibrate', '--out', out]);
+      const { code, stderr } = await invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--passes', '2', '--seed', seed, '--no-calibrate', '--out', out]);
       assert.equal(code, 0, stderr);
-      runs.push(loadRun(out));
+      runs.push(readRun(out));
     }
   });
 

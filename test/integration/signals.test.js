@@ -5,8 +5,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { waitFor } = require('../helpers/wait');
-const { loadRun } = require('../helpers/results');
+const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 const { newTag, processesWithTag } = require('../helpers/processes');
 
@@ -22,7 +23,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       skipUnless(this, 'ferretdb-pg');
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal-'));
       const results = path.join(out, 'results.jsonl');
-      result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
+      result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
         env: tag,
         onSpawn: (child) => {
           waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
@@ -47,7 +48,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     });
 
     it('keeps every measurement taken and marks the run interrupted', () => {
-      const run = loadRun(out);
+      const run = readRun(out);
       assert.deepEqual(run.problems, []);
       assert.ok(run.measurements.some((m) => m.step === 'pass'));
       assert.equal(run.end.status, 'interrupted');
@@ -78,7 +79,7 @@ describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
     skipUnless(this, 'ferretdb-pg');
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal2-'));
     const results = path.join(out, 'results.jsonl');
-    result = await invokeOrchestrate(['power-of-2-sizes', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
+    result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
       env: tag,
       onSpawn: (child) => {
         waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
@@ -92,7 +93,7 @@ describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
   it('still exits 130, keeps the results readable and leaves nothing running', async () => {
     assert.equal(result.code, 130, result.stderr);
     assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
-    assert.deepEqual(loadRun(out).problems, []);
+    assert.deepEqual(readRun(out).problems, []);
     // a PostgreSQL backend may take a moment to notice its postmaster was killed
     await waitFor(() => processesWithTag(tag).length === 0, 10000).catch(() => {});
     assert.deepEqual(processesWithTag(tag), []);

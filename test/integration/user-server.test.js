@@ -8,8 +8,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { invokeOrchestrate } = require('../helpers/cli');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { waitFor } = require('../helpers/wait');
-const { loadRun } = require('../helpers/results');
+const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless, startTestServer } = require('../helpers/servers');
 
 function filesUnder(dir) {
@@ -37,22 +38,22 @@ describe('a user\'s server', function () {
   });
 
   it('stops without --yes when there is no terminal to ask on, saying where and how much it would write', async () => {
-    const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--out', newOut()]);
+    const { code, stderr } = await invokeOnFixture(['--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--out', newOut()]);
     assert.equal(code, 2);
-    assert.match(stderr, /will write to 'mine=mongodb:\/\/127\.0\.0\.1:\d+\/'.*database classics_power_of_2_sizes.*DOCS=1001.*add --yes/);
+    assert.match(stderr, new RegExp(`will write to 'mine=mongodb://127\\.0\\.0\\.1:\\d+/'.*database ${fixture.database}.*DOCS=${fixture.sizes.smoke.DOCS}.*add --yes`));
     const dbs = (await client.db('admin').admin().listDatabases()).databases.map((d) => d.name);
-    assert.ok(!dbs.includes('classics_power_of_2_sizes'), 'nothing written');
+    assert.ok(!dbs.includes(fixture.database), 'nothing written');
   });
 
   it('refuses a database with its prefix that it did not mark, and leaves it alone', async () => {
-    const theirs = client.db('classics_power_of_2_sizes');
+    const theirs = client.db(fixture.database);
     await theirs.collection('precious').insertOne({ _id: 1, note: 'not the kit\'s' });
     try {
       const out = newOut();
-      const { code } = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
+      const { code } = await invokeOnFixture(['--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
       assert.equal(code, 1);
-      const run = loadRun(out);
-      assert.match(run.failures[0].error, /classics_power_of_2_sizes exists and was not created by mongo-classics/);
+      const run = readRun(out);
+      assert.match(run.failures[0].error, new RegExp(`${fixture.database} exists and was not created by mongo-classics`));
       assert.equal(await theirs.collection('precious').countDocuments(), 1, 'their data is still there');
       assert.equal(run.measurements.length, 0);
     } finally {
@@ -63,10 +64,10 @@ describe('a user\'s server', function () {
   it('refuses a second run on a server another run holds, naming that run', async () => {
     const outA = newOut();
     let second;
-    const first = await invokeOrchestrate(['power-of-2-sizes', '--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '4', '--yes', '--out', outA], {
+    const first = await invokeOnFixture(['--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '4', '--yes', '--out', outA], {
       onSpawn: () => {
         waitFor(() => fs.existsSync(path.join(outA, 'results.jsonl')) && fs.readFileSync(path.join(outA, 'results.jsonl'), 'utf8').includes('"type":"server"'), 120000)
-          .then(() => { second = invokeOrchestrate(['power-of-2-sizes', '--server', `again=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--yes', '--out', newOut()]); });
+          .then(() => { second = invokeOnFixture(['--server', `again=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--yes', '--out', newOut()]); });
       },
     });
     const refused = await second;
@@ -80,7 +81,7 @@ describe('a user\'s server', function () {
   it('refuses credentials the server rejects, in one line and within 10 s', async () => {
     const uri = server.uri.replace('mongodb://', 'mongodb://no_such_role:wrong@') + '?authMechanism=PLAIN';
     const started = Date.now();
-    const { code, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `bad=${uri}`, '--size', 'smoke', '--yes', '--out', newOut()]);
+    const { code, stderr } = await invokeOnFixture(['--server', `bad=${uri}`, '--size', 'smoke', '--yes', '--out', newOut()]);
     assert.equal(code, 2);
     assert.equal(stderr.trim().split('\n').length, 1, stderr);
     assert.match(stderr, /^UsageError: server 'bad' at mongodb:\/\/no_such_role:\*\*\*\*@/);
@@ -98,7 +99,7 @@ describe('a user\'s server', function () {
       this.skip();
     } finally { await probe.close(); }
     const out = newOut();
-    const { code, stdout, stderr } = await invokeOrchestrate(['power-of-2-sizes', '--server', `auth=${uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
+    const { code, stdout, stderr } = await invokeOnFixture(['--server', `auth=${uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
     assert.equal(code, 0, stderr);
     assert.ok(!`${stdout}${stderr}`.includes(secret));
     const files = filesUnder(out);

@@ -4,17 +4,14 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { compareRuns } = require('../../orchestrator/report/compare');
-const { discoverScenarios } = require('../../orchestrator/scenarios');
-const { resolveConfig } = require('../../orchestrator/config');
+const { fixture } = require('../helpers/fixture');
 
-const { shellDir, root } = resolveConfig();
-
-/** A run folder with power-of-2-sizes pass 1 measured twice, hrMs taking the values given. */
+/** A run folder with the fixture's pass 1 measured twice, hrMs taking the values given. */
 function writeRun(dir, values, repeat = 2) {
   fs.mkdirSync(dir, { recursive: true });
-  const lines = [{ type: 'run', startedAt: 'x', kit: {}, params: { scenarios: ['power-of-2-sizes'], size: 'smoke', sizes: {}, repeat } }];
+  const lines = [{ type: 'run', startedAt: 'x', kit: {}, params: { scenarios: [fixture.name], size: 'smoke', sizes: {}, repeat } }];
   values.forEach((hrMs, i) => lines.push({
-    type: 'measurement', scenario: 'power-of-2-sizes', server: 's', step: 'pass', pass: 1, collection: 'powerOf2Sizes', hrMs, repeat: repeat > 1 ? i + 1 : undefined,
+    type: 'measurement', scenario: fixture.name, server: 's', step: 'pass', pass: 1, collection: fixture.collections[1], hrMs, repeat: repeat > 1 ? i + 1 : undefined,
   }));
   fs.writeFileSync(path.join(dir, 'results.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
 }
@@ -24,7 +21,7 @@ describe('compare', function () {
   let dir;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-compare-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const scenarios = discoverScenarios(shellDir, root);
+  const scenarios = [fixture];
   const compare = () => compareRuns({ dirA: path.join(dir, 'a'), dirB: path.join(dir, 'b'), out: path.join(dir, 'out'), scenarios, noise: 0.1 });
 
   it('flags a repeated cell only where the two runs\' ranges do not overlap', async () => {

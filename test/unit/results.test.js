@@ -3,7 +3,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { ResultsLog, readResults } = require('../../orchestrator/results/log');
+const { ResultsLog } = require('../../orchestrator/results/writer');
+const { readResults } = require('../../orchestrator/results/reader');
 
 describe('results.jsonl', () => {
   let dir;

@@ -1,72 +1,68 @@
 'use strict';
-// Walks every scenario under shell/ and collects every broken rule before failing once, so one
-// run lists all that is missing (genny's workload linter does the same).
+// Walks every scenario folder (the articles' and the fixture's) through the one contract check
+// the loader uses, and fails once with every broken rule listed (genny's workload linter collects
+// all violations before it exits).
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
-const { descriptorProblems, SIZE_NAMES } = require('../../orchestrator/scenarios');
+const { scenarioProblems, scenarioDirs, discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
+const { FIXTURE_SHELL_DIR } = require('../helpers/fixture');
 
-const { shellDir, root } = resolveConfig();
-const HEADER_FIELDS = ['Article:', 'Measures:', 'Faithful:', 'Changes:', 'Sizes:'];
-const dirs = fs.readdirSync(shellDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(shellDir, e.name));
-
-/** The defaults a script gives its size variables: `if (typeof X === 'undefined') var X = 123;` */
-function scriptDefaults(source) {
-  const defaults = {};
-  for (const m of source.matchAll(/if \(typeof (\w+) === 'undefined'\) var \1 = (-?\d+);/g)) defaults[m[1]] = Number(m[2]);
-  return defaults;
-}
+const dirs = [...scenarioDirs(resolveConfig().shellDir), ...scenarioDirs(FIXTURE_SHELL_DIR)];
 
 describe('scenario folders', () => {
-  it('finds at least one scenario', () => assert.ok(dirs.length >= 1));
+  it('finds the articles and the fixture', () => assert.ok(dirs.length >= 2));
 
-  it('every descriptor honours the contract', () => {
-    const problems = [];
-    for (const dir of dirs) {
-      const file = path.join(dir, 'scenario.json');
-      if (!fs.existsSync(file)) { problems.push(`${path.basename(dir)}: no scenario.json`); continue; }
-      const d = JSON.parse(fs.readFileSync(file, 'utf8'));
-      problems.push(...descriptorProblems(d, dir).map((p) => `${d.name}: ${p}`));
-    }
+  it('every folder honours the contract: descriptor, published data and findings, script headers, shared blocks, sizes', () => {
+    const problems = dirs.flatMap((dir) => scenarioProblems(dir).map((p) => `${path.basename(dir)}: ${p}`));
     assert.deepEqual(problems, []);
   });
 
-  it('every script starts with the header fields', () => {
-    const missing = [];
-    for (const dir of dirs) {
-      for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'sql-baseline.js')) {
-        const head = fs.readFileSync(path.join(dir, file), 'utf8').split('\n').slice(0, 60).join('\n');
-        for (const field of HEADER_FIELDS) if (!head.includes(`// ${field}`)) missing.push(`${path.basename(dir)}/${file}: ${field}`);
-      }
-    }
-    assert.deepEqual(missing, []);
-  });
+  describe('the check itself', () => {
+    let dir;
+    beforeEach(() => {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-contract-'));
+      dir = path.join(root, path.basename(dirs.at(-1)));
+      fs.cpSync(dirs.at(-1), dir, { recursive: true });
+    });
+    afterEach(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
+    const edit = (file, change) => {
+      const p = path.join(dir, file);
+      fs.writeFileSync(p, change(fs.readFileSync(p, 'utf8')));
+    };
 
-  it('a script pasted unchanged runs the article\'s size: its defaults equal sizes.article', () => {
-    const mismatches = [];
-    for (const dir of dirs) {
-      const d = JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8'));
-      for (const step of d.steps) {
-        const defaults = scriptDefaults(fs.readFileSync(path.join(dir, step.script), 'utf8'));
-        for (const param of step.params || []) {
-          if (defaults[param] !== d.sizes.article[param]) {
-            mismatches.push(`${d.name}/${step.script}: ${param} defaults to ${defaults[param]}, sizes.article has ${d.sizes.article[param]}`);
-          }
-        }
-      }
-    }
-    assert.deepEqual(mismatches, []);
-  });
+    it('passes an untouched copy', () => assert.deepEqual(scenarioProblems(dir), []));
 
-  it('every size is no larger than the article\'s', () => {
-    const over = [];
-    for (const dir of dirs) {
-      const d = JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8'));
-      for (const size of SIZE_NAMES) {
-        for (const [k, v] of Object.entries(d.sizes[size])) if (v > d.sizes.article[k]) over.push(`${d.name}: ${size}.${k}`);
-      }
-    }
-    assert.deepEqual(over, []);
+    it('names a finding whose check the verdicts do not know, before anything runs', () => {
+      edit('published.json', (t) => t.replace('"kind": "near"', '"kind": "neer"'));
+      assert.match(scenarioProblems(dir).join('\n'), /check\.kind neer is not one the verdicts know/);
+      const all = discoverScenarios(path.dirname(dir));
+      assert.equal(all.length, 0);
+      assert.match(all.broken[0].problem, /neer/);
+    });
+
+    it('names a script header field that is missing', () => {
+      edit('pass.js', (t) => t.replace('// Writes:', '// Wrotes:'));
+      assert.match(scenarioProblems(dir).join('\n'), /pass\.js: header lacks Writes:/);
+    });
+
+    it('names a script default that is not the article\'s size', () => {
+      edit('setup.js', (t) => t.replace("var DOCS = 2001;", 'var DOCS = 2002;'));
+      assert.match(scenarioProblems(dir).join('\n'), /setup\.js: DOCS defaults to 2002, sizes\.article has 2001/);
+    });
+
+    it('names a shared block that drifted apart', () => {
+      edit('scenario.json', (t) => t.replace('"published": "published.json",', '"published": "published.json",\n  "sharedBlocks": [{ "begin": "var random =", "end": "})(SEED", "files": ["setup.js", "pass.js"] }],'));
+      assert.deepEqual(scenarioProblems(dir), []);
+      edit('pass.js', (t) => t.replace('0x6D2B79F5', '0x6D2B79F6'));
+      assert.match(scenarioProblems(dir).join('\n'), /pass\.js: the block "var random =" differs from setup\.js's/);
+    });
+
+    it('names a server declaration that cites no finding', () => {
+      edit('scenario.json', (t) => t.replace('"engine-needed": "FerretDB', '"engine-neded": "FerretDB'));
+      assert.match(scenarioProblems(dir).join('\n'), /servers\.ferretdb\.cannotTest names finding engine-neded/);
+    });
   });
 });

@@ -1,6 +1,6 @@
 'use strict';
-// Runs one scenario script in the mongosh npm package, the way a user would paste it, with the
-// run's sizes defined before the file by --eval. Lines that are JSON objects with a "scenario"
+// Runs one scenario script in a shell, the way a user would paste it, with the run's sizes defined
+// before the file by --eval: mongosh (the npm package) today. Lines that are JSON objects with a "scenario"
 // field are measurements; {"progress":n,"of":m} lines move the progress bar; the rest is the
 // script's own output, kept in the step's log.
 const fs = require('node:fs');
@@ -58,14 +58,14 @@ function errorSummary(lines) {
   return (lines.find((l) => pattern.test(l)) || lines[lines.length - 1] || 'no output').trim();
 }
 
-function runMongoshScript({ uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
+function runShellScript({ shell = 'mongosh', uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
   // The URI travels in the environment, which only this user can read, not on the command line,
   // where `ps` shows it to everyone: mongosh starts without a connection and the --eval makes it.
-  const args = [MONGOSH, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)} db = connect(process.env.CLASSICS_MONGOSH_URI);`, '--file', file];
+  const args = [MONGOSH, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)} db = connect(process.env.CLASSICS_SHELL_URI);`, '--file', file];
   const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
   const child = trackChild(spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOME: mongoshHome(), CLASSICS_MONGOSH_URI: uri },
+    env: { ...process.env, HOME: mongoshHome(), CLASSICS_SHELL_URI: uri },
     // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
     cwd: ROOT,
   }));
@@ -102,4 +102,8 @@ function runMongoshScript({ uri, file, vars, server, logFile, onProgress = () =>
   });
 }
 
-module.exports = { runMongoshScript, defineVariables };
+/** The shells a script can run in; calibration times each of them beside the driver. */
+const SHELLS = ['mongosh'];
+const DEFAULT_SHELL = 'mongosh';
+
+module.exports = { runShellScript, defineVariables, SHELLS, DEFAULT_SHELL };

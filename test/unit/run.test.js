@@ -1,7 +1,7 @@
 'use strict';
 const assert = require('node:assert/strict');
-const { defineVariables } = require('../../orchestrator/run/mongosh');
-const { parsePasses, parseSeed } = require('../../orchestrator/cli');
+const { defineVariables } = require('../../orchestrator/run/shells');
+const { parsePasses, parseSeed } = require('../../orchestrator/commands/parse');
 
 describe('script variables', () => {
   it('defines each variable before the file runs, JSON-encoded', () => {
@@ -25,7 +25,7 @@ describe('option parsers', () => {
 });
 
 describe('parallel workers', () => {
-  const { combineWorkerLines } = require('../../orchestrator/run/steps');
+  const { combineWorkerLines } = require('../../orchestrator/run/workers');
   it('spans the first start to the last end, sums counts and tells whether the workers overlapped', () => {
     const lines = [
       { collection: 'log', mode: 'insert', worker: 0, startedAt: 1000, endedAt: 3000, inserted: 5, removed: 0, hrMs: 1999 },

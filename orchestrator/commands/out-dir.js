@@ -1,0 +1,39 @@
+'use strict';
+// The folder a command writes to (--out), made or refused in a moment. Node's own recursive
+// mkdir never returns for a path under /proc (it retries ENOENT for ever), so the folder is made
+// one level at a time below its nearest existing ancestor, each level a plain mkdir that fails
+// at once.
+const fs = require('node:fs');
+const path = require('node:path');
+const { UsageError } = require('../errors');
+
+function nearestExisting(dir) {
+  let d = path.resolve(dir);
+  while (!fs.existsSync(d)) {
+    const parent = path.dirname(d);
+    if (parent === d) break;
+    d = parent;
+  }
+  return d;
+}
+
+/** Makes dir (and any missing parents) and checks it can be written, or throws a UsageError. */
+function makeOutDir(dir, option = '--out') {
+  const target = path.resolve(dir);
+  try {
+    const base = nearestExisting(target);
+    if (!fs.statSync(base).isDirectory()) throw Object.assign(new Error(`${base} is not a folder`), { code: 'ENOTDIR' });
+    const missing = path.relative(base, target).split(path.sep).filter(Boolean);
+    let d = base;
+    for (const part of missing) {
+      d = path.join(d, part);
+      fs.mkdirSync(d);
+    }
+    fs.accessSync(target, fs.constants.W_OK);
+  } catch (err) {
+    throw new UsageError(`${option} ${dir} cannot be written: ${err.code || err.message}`);
+  }
+  return target;
+}
+
+module.exports = { makeOutDir };

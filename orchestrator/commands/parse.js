@@ -1,0 +1,32 @@
+'use strict';
+// Option parsers for commander: each throws InvalidArgumentError with what is accepted, so bad
+// input gets commander's one line and exit code 2.
+const { InvalidArgumentError } = require('commander');
+
+function parsePasses(value) {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Not a whole number of at least 1.');
+  return Number(value);
+}
+
+function parseFraction(value) {
+  const n = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || !(n > 0 && n < 10)) throw new InvalidArgumentError('Not a fraction above 0, such as 0.1.');
+  return n;
+}
+
+function parseSeed(value) {
+  if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('Not a whole number from 0 to 4294967295.');
+  return Number(value);
+}
+
+function parseSetting(value, previous) {
+  const m = /^([A-Z][A-Z0-9_]*)=(\d+)$/.exec(value);
+  if (!m) throw new InvalidArgumentError('Not NAME=NUMBER, with NAME a size variable such as DOCS.');
+  return { ...previous, [m[1]]: Number(m[2]) };
+}
+
+function collect(value, previous) {
+  return previous.concat([value]);
+}
+
+module.exports = { parsePasses, parseFraction, parseSeed, parseSetting, collect };

@@ -1,0 +1,148 @@
+'use strict';
+// `orchestrate [run] [scenario...]`: the main job. Checks everything a user can get wrong before
+// anything starts (scenarios, servers, overrides, the output folder, consent to write to a user's
+// server), then hands over to run/ and renders the report, also after Ctrl-C.
+const os = require('node:os');
+const path = require('node:path');
+const { Option } = require('commander');
+const { UsageError } = require('../errors');
+const { discoverScenarios, selectScenarios, SIZE_NAMES } = require('../scenarios');
+const { parseServerSpecs, ACCEPTED } = require('../servers/spec');
+const { checkReachable } = require('../servers/start');
+const { leaseUserServers } = require('../run/lease');
+const { planResume } = require('../run/resume');
+const { createProgress } = require('../run/progress');
+const { SHELLS, DEFAULT_SHELL } = require('../run/shells');
+const { installSignalHandlers, cleanupAll } = require('../processes');
+const { hasResults } = require('../results/reader');
+const { parsePasses, parseSeed, parseSetting, collect } = require('./parse');
+const { makeOutDir } = require('./out-dir');
+
+/** Every --set must name a size variable of a chosen scenario. */
+function checkOverrides(overrides, scenarios) {
+  const known = new Set(scenarios.flatMap((s) => Object.keys(s.sizes.article).filter((k) => k !== 'passes')));
+  for (const name of Object.keys(overrides)) {
+    if (!known.has(name)) throw new UsageError(`--set ${name}: no chosen scenario has that size variable (they have: ${[...known].sort().join(', ')})`);
+  }
+}
+
+function timestamp() {
+  return new Date().toISOString().replace(/\..*$/, '').replace(/:/g, '-');
+}
+
+/** A new run's folder: made, writable, and not already holding a run. */
+function prepareOutDir(dir) {
+  if (hasResults(dir)) throw new UsageError(`--out ${dir} already holds a results.jsonl: choose another folder`);
+  return makeOutDir(dir);
+}
+
+/**
+ * Before writing to a server it did not start, the kit says where and how much, and asks; with
+ * no terminal to ask on, it stops unless --yes was given.
+ */
+async function confirmUserServers(specs, scenarios, opts, log) {
+  const userServers = specs.filter((s) => s.kind === 'uri');
+  if (!userServers.length || opts.yes) return;
+  const lines = [
+    `The kit will write to ${userServers.map((s) => `'${s.spec}'`).join(', ')}:`,
+    ...scenarios.map((s) => {
+      const { passes, ...sizes } = s.sizes[opts.size];
+      return `  database ${s.database} (created, then dropped${opts.keepData ? ' unless --keep-data' : ''}): ${Object.entries(sizes).map(([k, v]) => `${k}=${v}`).join(' ')}, ${opts.passes ?? passes} pass(es)`;
+    }),
+  ];
+  if (!process.stdin.isTTY) {
+    throw new UsageError(`${lines.join(' ').replace(/\s+/g, ' ')} -- no terminal to ask on: add --yes to go ahead`);
+  }
+  lines.forEach((l) => log(l));
+  const readline = require('node:readline/promises');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await rl.question('Go ahead? [y/N] ');
+  rl.close();
+  if (!/^y(es)?$/i.test(answer.trim())) throw new UsageError('stopped: nothing was written');
+}
+
+async function runCommand(namesGiven, optsGiven, { config, log }) {
+  let names = namesGiven;
+  let opts = optsGiven;
+  let resume = null;
+  if (opts.resume) {
+    if (!hasResults(opts.resume)) throw new UsageError(`--resume ${opts.resume}: no results.jsonl there`);
+    resume = planResume(path.resolve(opts.resume), opts);
+    ({ scenarioNames: names, opts } = resume);
+  }
+  const warnings = [];
+  const scenarios = selectScenarios(discoverScenarios(config.shellDir), names, (w) => warnings.push(w));
+  const specs = resume ? resume.specs : parseServerSpecs(opts.server);
+  checkOverrides(opts.set, scenarios);
+  await checkReachable(specs, config);
+  await confirmUserServers(specs, scenarios, opts, log);
+  const out = resume ? path.resolve(opts.resume) : prepareOutDir(path.resolve(opts.out || path.join(config.runsDir, timestamp())));
+  warnings.forEach((w) => process.stderr.write(`warning: ${w}\n`));
+  const runId = resume ? resume.runId : `${path.basename(out)}-${process.pid}`;
+  const releaseLeases = await leaseUserServers(specs, { runId, serverSelectionTimeoutMs: config.serverSelectionTimeoutMs });
+  const { runBenchmarks } = require('../run/benchmarks');
+  const { renderRunReport } = require('../report/render');
+
+  let interrupt = () => {};
+  const removeHandlers = installSignalHandlers((signal) => interrupt(signal));
+  const progress = createProgress();
+  try {
+    log(`results: ${path.relative(process.cwd(), out) || '.'}/results.jsonl`);
+    const { failures } = await runBenchmarks({
+      scenarios,
+      specs,
+      config,
+      progress,
+      options: {
+        size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
+        workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
+        repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell,
+        resume: resume && { done: resume.done },
+        registerInterrupt: (fn) => {
+          interrupt = async (signal) => {
+            progress.stop();
+            fn(signal);
+            // what was measured before the signal still gets its summary and charts
+            await renderRunReport(out, scenarios).then(
+              () => log(`wrote what was measured so far to ${out}/summary.md`),
+              (err) => log(`could not render the report: ${err.message}`));
+          };
+        },
+      },
+    });
+    const report = await renderRunReport(out, scenarios);
+    log(`wrote ${report.files.map((f) => path.join(path.relative(process.cwd(), out) || '.', f)).join(', ')}`);
+    if (failures) log(`${failures} step(s) failed: see the Failures section of summary.md`);
+    return failures ? 1 : 0;
+  } finally {
+    progress.stop();
+    await releaseLeases();
+    await cleanupAll();
+    removeHandlers();
+  }
+}
+
+function register(program, { config, log, setResult }) {
+  const scenarios = discoverScenarios(config.shellDir);
+  const repeating = scenarios.filter((s) => s.passesOption).map((s) => `${s.sizes.article.passes} for ${s.name}`);
+  program.command('run [scenario...]', { isDefault: true })
+    .description('run scenarios (all by default) on each server, then write summary.md, report.html and the charts')
+    .option('--passes <n>', `passes of the scenarios that repeat a pass (default: the size's${repeating.length ? `; the article's: ${repeating.join(', ')}` : ''})`, parsePasses)
+    .addOption(new Option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED}`).argParser(collect).default([], 'embedded'))
+    .addOption(new Option('--shell <shell>', 'the shell that runs the scripts and takes the timings').choices(SHELLS).default(DEFAULT_SHELL))
+    .addOption(new Option('--size <size>', 'how much of the article\'s workload to run').choices(SIZE_NAMES).default('quick'))
+    .option('--out <dir>', 'folder for results.jsonl, summary.md and charts (default: reports/runs/<timestamp>)')
+    .option('--seed <n>', 'draw the scripts\' random numbers from a seeded generator (default: Math.random)', parseSeed)
+    .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
+    .option('--no-baseline', 'skip the scenarios\' baselines on other databases (a SQL store)')
+    .addOption(new Option('--set <NAME=N>', 'override one size variable of the chosen size, repeatable (e.g. --set DOCS=2001)').argParser(parseSetting).default({}, 'none'))
+    .addOption(new Option('--repeat <k>', 'run each scenario K times on each server and report the median, min, max and CV').argParser(parsePasses).default(1))
+    .option('--no-warmup', 'with --repeat, count the first run too (by default it warms up and is not counted)')
+    .option('--no-calibrate', 'skip measuring what the shell adds per operation on each server')
+    .option('--keep-data', 'leave the kit\'s databases on the server after the run')
+    .option('--resume <dir>', 'continue the run in DIR where it stopped (its servers must have kept their data)')
+    .option('-y, --yes', 'write to servers the kit did not start without asking')
+    .action(async (names, opts) => setResult(await runCommand(names, opts, { config, log })));
+}
+
+module.exports = { register, checkOverrides };

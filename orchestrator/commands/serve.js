@@ -1,0 +1,38 @@
+'use strict';
+// `orchestrate serve [SPEC]`: starts one server and keeps it until Ctrl-C, so a user can paste
+// the scripts into mongosh against it.
+const path = require('node:path');
+const { UsageError } = require('../errors');
+const { parseServerSpecs } = require('../servers/spec');
+const { discoverScenarios } = require('../scenarios');
+const { installSignalHandlers, makeTempDir } = require('../processes');
+
+/** A first thing to try on the server: the first scenario's first script at its smoke size. */
+function pasteHint(uri, config) {
+  const [scenario] = discoverScenarios(config.shellDir);
+  if (!scenario) return null;
+  const [step] = scenario.steps;
+  const vars = (step.params || []).map((p) => `var ${p}=${scenario.sizes.smoke[p]}`).join('; ');
+  return `try: npx mongosh ${uri} --eval '${vars}' --file ${path.relative(process.cwd(), scenario.scriptPath(step))}`;
+}
+
+function register(program, { config, log, setResult }) {
+  program.command('serve [spec]')
+    .description('start one server (default: embedded) and keep it until Ctrl-C, to paste the scripts into mongosh')
+    .action(async (specText) => {
+      const { startServer } = require('../servers/start');
+      const [spec] = parseServerSpecs([specText || 'embedded']);
+      if (spec.kind === 'uri') throw new UsageError('serve starts a server: give embedded, mongod, mongod@VERSION, ferretdb or ferretdb-pg');
+      const logDir = makeTempDir('classics-serve-logs-');
+      const stopped = new Promise((resolve) => { installSignalHandlers(resolve); });
+      const server = await startServer(spec, { config, logDir, log });
+      log(`${spec.name}: ${server.description} at ${server.uri}`);
+      const hint = pasteHint(server.uri, config);
+      if (hint) log(hint);
+      log('Ctrl-C stops it and removes its data.');
+      await stopped;
+      setResult(0);
+    });
+}
+
+module.exports = { register };

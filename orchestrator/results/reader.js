@@ -1,0 +1,69 @@
+'use strict';
+// The one reader of results.jsonl. Every consumer (reports, verdicts, compare, resume, bench,
+// tests) reads a run through readRun(), so the header, the servers and the end are found one way.
+const fs = require('node:fs');
+const path = require('node:path');
+const { EJSON } = require('bson');
+const { ResultsError } = require('../errors');
+
+const RESULTS_FILE = 'results.jsonl';
+
+/**
+ * Every complete record of a results file. A line that does not parse (a run killed in the middle
+ * of a write) is reported in `problems` and skipped, so what is complete still renders.
+ */
+function readResults(file) {
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ResultsError(err.code === 'ENOENT' ? `no results at ${file}` : `cannot read ${file}: ${err.message}`);
+  }
+  const records = [];
+  const problems = [];
+  text.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      records.push(EJSON.parse(line, { relaxed: true }));
+    } catch {
+      problems.push(`line ${i + 1} is not complete JSON and was skipped`);
+    }
+  });
+  if (!records.length) throw new ResultsError(`${file} holds no complete results`);
+  return { records, problems };
+}
+
+/** Whether a folder holds a run's results. */
+function hasResults(dir) {
+  return fs.existsSync(path.join(dir, RESULTS_FILE));
+}
+
+/**
+ * A run folder's results, split by record type. `run` is the header; a resumed run records its
+ * servers again, so `servers` holds the latest record of each name; `end` is the closing record,
+ * or null for a run that has not finished (or was resumed and has not finished since).
+ */
+function readRun(dir) {
+  const { records, problems } = readResults(path.join(dir, RESULTS_FILE));
+  const of = (type) => records.filter((r) => r.type === type);
+  const [run] = of('run');
+  if (!run) throw new ResultsError(`${path.join(dir, RESULTS_FILE)} has no run header`);
+  const last = records.filter((r) => r.type === 'end' || r.type === 'resume').at(-1);
+  return {
+    dir,
+    records,
+    problems,
+    run,
+    resumes: of('resume'),
+    servers: [...new Map(of('server').map((r) => [r.server, r])).values()],
+    measurements: of('measurement'),
+    workers: of('worker'),
+    calibrations: of('calibration'),
+    steps: of('step'),
+    failures: of('failure'),
+    end: last && last.type === 'end' ? last : null,
+    runId: records.filter((r) => r.type === 'run' || r.type === 'resume').at(-1).runId,
+  };
+}
+
+module.exports = { readResults, readRun, hasResults, RESULTS_FILE };

@@ -1,0 +1,35 @@
+'use strict';
+// A parallel step's shells each print their own lines; lines of one key are combined into one
+// measurement: ms spans the first start to the last end (the Date clock, the one clock separate
+// processes share), counts are summed, and whether the shells truly overlapped is recorded.
+
+function overlaps(spans) {
+  const latestStart = Math.max(...spans.map(([s]) => s));
+  const earliestEnd = Math.min(...spans.map(([, e]) => e));
+  return latestStart < earliestEnd;
+}
+
+function combineWorkerLines(lines, keys) {
+  const groups = new Map();
+  for (const line of lines) {
+    const key = JSON.stringify(keys.map((k) => line[k]));
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(line);
+  }
+  return [...groups.values()].map((group) => {
+    const spans = group.map((l) => [l.startedAt, l.endedAt]);
+    const sum = (field) => (group.every((l) => Number.isInteger(l[field])) ? group.reduce((n, l) => n + l[field], 0) : undefined);
+    const { worker, startedAt, endedAt, hrMs, ...first } = group[0];
+    return {
+      ...first,
+      workers: group.length,
+      ms: Math.max(...spans.map(([, e]) => e)) - Math.min(...spans.map(([s]) => s)),
+      inserted: sum('inserted'),
+      removed: sum('removed'),
+      workerSpans: spans,
+      workersOverlapped: group.length > 1 ? overlaps(spans) : null,
+    };
+  });
+}
+
+module.exports = { combineWorkerLines, overlaps };
