@@ -9,6 +9,9 @@ const ROOT = path.resolve(__dirname, '..');
 /** The prefix of every database the kit creates or touches; the kit refuses any other. */
 const DB_PREFIX = 'classics_';
 
+/** The collection that marks a database as the kit's own (a prefixed database without it is refused). */
+const OWNER_MARK = `${DB_PREFIX}owner`;
+
 /** The kit's own databases, beside the scenarios' (each scenario names its own in scenario.json). */
 const KIT_DATABASES = {
   lease: `${DB_PREFIX}kit`,
@@ -78,4 +81,7 @@ function resolveConfig(env = process.env) {
   return config;
 }
 
-module.exports = { resolveConfig, VARIABLES, ROOT, DB_PREFIX, KIT_DATABASES };
+/** The variable that carries the server's URI to each shell the kit starts. */
+const SHELL_URI_VARIABLE = VARIABLES.find((v) => v.key === 'shellUri').name;
+
+module.exports = { resolveConfig, VARIABLES, ROOT, DB_PREFIX, KIT_DATABASES, OWNER_MARK, SHELL_URI_VARIABLE };

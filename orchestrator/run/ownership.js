@@ -5,8 +5,8 @@
 // collections but not databases), every collection in it; a clean-up the server refuses is said in
 // one line and never turns a measured scenario into a failed one.
 const { NotOursError } = require('../errors');
+const { OWNER_MARK: MARK_COLLECTION } = require('../config');
 
-const MARK_COLLECTION = 'classics_owner';
 const MARK_ID = 'mongo-classics';
 const UNAUTHORIZED = 13;
 

@@ -10,7 +10,7 @@ const { spawn } = require('node:child_process');
 const { ScriptError } = require('../errors');
 const { trackChild } = require('../processes');
 const { redactUri } = require('../servers/spec');
-const { ROOT } = require('../config');
+const { ROOT, SHELL_URI_VARIABLE } = require('../config');
 
 const MONGOSH = require.resolve('mongosh/bin/mongosh.js');
 
@@ -61,11 +61,11 @@ function errorSummary(lines) {
 function runShellScript({ shell = 'mongosh', uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
   // The URI travels in the environment, which only this user can read, not on the command line,
   // where `ps` shows it to everyone: mongosh starts without a connection and the --eval makes it.
-  const args = [MONGOSH, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)} db = connect(process.env.CLASSICS_SHELL_URI);`, '--file', file];
+  const args = [MONGOSH, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)} db = connect(process.env.${SHELL_URI_VARIABLE});`, '--file', file];
   const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
   const child = trackChild(spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOME: mongoshHome(), CLASSICS_SHELL_URI: uri },
+    env: { ...process.env, HOME: mongoshHome(), [SHELL_URI_VARIABLE]: uri },
     // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
     cwd: ROOT,
   }));
