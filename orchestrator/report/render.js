@@ -10,6 +10,7 @@ const { formatValue, formatBytes } = require('./format');
 const { verdictsFor, verdictsMarkdown } = require('./verdicts');
 const { writeHtmlReport } = require('./html');
 const { aggregateRepeats } = require('../results/repeats');
+const { serverKind } = require('../results/records');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -77,6 +78,15 @@ function countCheckText(records) {
   return `**Count mismatches** (collection count vs the scripts' inserts minus removes):\n${bad.map((r) => `- ${r.step} ${r.pass}, ${r.collection}: ${r.count} counted, ${r.expectedCount} expected`).join('\n')}`;
 }
 
+/** What the scenario declares it cannot test on this kind of server, and why. */
+function declaredLimits(scenario, server, published) {
+  const kind = serverKind(server);
+  const cannot = Object.entries(scenario.servers?.[kind]?.cannotTest || {});
+  if (!cannot.length) return '';
+  const claim = (id) => (published.findings || []).find((f) => f.id === id)?.claim || id;
+  return `What this scenario cannot test on ${kind}, as it declares:\n${cannot.map(([id, why]) => `- ${claim(id)}: ${why}`).join('\n')}`;
+}
+
 function chartSubtitle(chart, size, sameScale) {
   const marked = chart.type === 'bar' ? 'hatched' : 'dashed';
   return sameScale ? `measured (solid) and article (${marked})` : `measured at the ${size} size (solid, left axis); article at its own size (${marked}, right axis)`;
@@ -104,6 +114,8 @@ async function renderScenario({ scenario, run, serverRecords, measurements, outD
   for (const [server, rs] of measured) {
     const s = serverRecords.find((x) => x.server === server);
     parts.push(`### ${server}: ${s.product} ${s.version}${s.engine ? ` on ${s.engine}` : ''}`);
+    const declared = declaredLimits(scenario, s, published);
+    if (declared) parts.push(declared);
     const notes = notesFor(scenario, rs);
     if (notes) parts.push(notes);
     const once = onceStepTable(scenario, rs);

@@ -13,4 +13,17 @@ function recordsOf(records, { scenario, server }) {
   return records.filter((r) => (!scenario || r.scenario === scenario) && (!server || r.server === server));
 }
 
-module.exports = { matches, recordsOf };
+/**
+ * The kind of server a server record describes, as scenario descriptors name kinds (ferretdb,
+ * ferretdb-pg, mongod, mongod:zstd...): from the spec where it names one, else (embedded, or a
+ * user's server) from what the server said it is.
+ */
+function serverKind(server) {
+  const spec = String(server.spec || '').replace(/@[^:]*/, '');
+  if (/^(ferretdb|ferretdb-pg|mongod)(:\w+)?$/.test(spec)) return spec;
+  if (server.product === 'FerretDB') return /postgres/i.test(server.engine || '') ? 'ferretdb-pg' : 'ferretdb';
+  if (server.product === 'MongoDB') return 'mongod';
+  return null;
+}
+
+module.exports = { matches, recordsOf, serverKind };
