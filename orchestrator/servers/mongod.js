@@ -1,16 +1,39 @@
 'use strict';
-// A real mongod from mongodb-memory-server: downloaded where the network allows, or the binary
-// named by MONGOMS_SYSTEM_BINARY (the library reads that variable itself).
+// A real mongod through mongodb-memory-server (MMS) 11: the binary it downloads, or the one named
+// by MONGOMS_SYSTEM_BINARY (which the library reads itself).
+//
+// The kit drives the library's MongoInstance (its spawn, its wait for mongod's "Waiting for
+// connections" line, its stop: SIGINT then SIGKILL after 10 s, and its killer process that stops
+// mongod if the kit dies) rather than MongoMemoryServer, because MongoMemoryServer hides the
+// mongod process until the start has finished and its stop() does nothing while a start is under
+// way (MongoMemoryServer.stop returns early while `_instanceInfo` is unset, and `_instanceInfo` is
+// set only after MongoInstance.create resolves). The kit needs the process from the moment it
+// exists: to track it (a second Ctrl-C kills it before its folder is removed) and to stop it when
+// a start takes too long.
 const fs = require('node:fs');
 const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const debug = require('debug')('classics:mongod');
 const { ServerStartError } = require('../errors');
-const { makeTempDir } = require('../processes');
+const { makeTempDir, trackChild, onCleanup } = require('../processes');
+const { freePort } = require('./net');
+const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = require('./versions');
 
-/** Runs fn with console.warn captured: the library warns on stderr before it throws. */
-async function quietly(fn) {
+/** mongod may take this long to say it is ready: recovery over a kept dbPath, or a loaded machine (MMS's default is 10 s). */
+const LAUNCH_TIMEOUT_MS = 60000;
+
+/** A mongod start failed: `reason` is the part a fallback can quote. */
+class MongodStartError extends ServerStartError {
+  constructor(reason, { logFile = null } = {}) {
+    super(`no mongod could be started: ${reason}${logFile ? `; see ${logFile}` : ''}`);
+    this.reason = reason;
+  }
+}
+
+/** Runs fn with console.warn captured into `into`: the library warns on stderr as it works. */
+async function capturingWarnings(into, fn) {
   const warn = console.warn;
-  const captured = [];
-  console.warn = (...args) => captured.push(args.join(' '));
+  console.warn = (...args) => into.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
   try {
     return await fn();
   } finally {
@@ -18,41 +41,228 @@ async function quietly(fn) {
   }
 }
 
-function withTimeout(promise, ms, what) {
+/** Rejects with `message` after ms; the promise itself goes on (the caller cleans up after it). */
+function withTimeout(promise, ms, message) {
   let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${Math.round(ms / 1000)} s`)), ms);
-  });
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function startMongod({ version, compressor, config, keepDir = null }) {
-  const { MongoMemoryServer } = require('mongodb-memory-server-core');
-  const dbPath = keepDir ? path.join(keepDir, 'mongod') : makeTempDir('classics-mongod-');
-  fs.mkdirSync(dbPath, { recursive: true });
-  const options = {
-    instance: {
-      dbPath,
-      storageEngine: 'wiredTiger',
-      ip: '127.0.0.1',
-      args: compressor ? ['--wiredTigerCollectionBlockCompressor', compressor] : [],
-    },
-    binary: version ? { version } : {},
-  };
-  let server;
+/**
+ * The version a mongod binary says it is (`mongod --version`, read as MMS's MongoBinary.getPath
+ * reads it), or a MongodStartError saying why it cannot be run.
+ */
+function binaryVersion(bin, what = `MONGOMS_SYSTEM_BINARY=${bin}`) {
   try {
-    server = await quietly(() => withTimeout(MongoMemoryServer.create(options), config.mongodDownloadTimeoutMs,
-      'getting a mongod binary'));
+    fs.accessSync(bin, fs.constants.X_OK);
   } catch (err) {
-    const reason = (err.message || String(err)).split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 2).join(' ');
-    throw new ServerStartError(`no mongod could be started: ${reason}`);
+    throw new MongodStartError(`${what} ${err.code === 'ENOENT' ? 'does not exist' : 'cannot be run (not executable)'}`);
   }
-  return {
-    uri: server.getUri(),
-    description: `mongod ${version || ''}${compressor ? ` with ${compressor} block compression` : ''}`.replace(/\s+/g, ' ').trim(),
-    started: true,
-    stop: () => server.stop({ doCleanup: false, force: false }),
+  const out = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 20000 });
+  const version = parseVersionOutput(out.stdout);
+  if (!version) {
+    const said = `${out.stdout || ''}${out.stderr || ''}`.trim().split('\n')[0] || (out.error ? out.error.message : `exit code ${out.status}`);
+    throw new MongodStartError(`${what} does not answer --version as mongod does ("db version vX.Y.Z"): ${said}`);
+  }
+  return version;
+}
+
+/** The line that refuses a binary of another version than the spec asks for. */
+function versionMismatch(asked, actual, where) {
+  return `mongod@${asked} was asked for, but ${where} is mongod ${actual}: give mongod@${actual}, or point MONGOMS_SYSTEM_BINARY at a mongod ${asked}`;
+}
+
+/** The version of a binary, after refusing one older than 4.4 or other than the one asked for. */
+function checkedVersion(bin, asked, what) {
+  const actual = binaryVersion(bin, what);
+  if (isBelowFloor(actual)) throw new MongodStartError(tooOldLine(what, actual));
+  if (asked && actual !== asked) throw new MongodStartError(versionMismatch(asked, actual, what));
+  return actual;
+}
+
+/**
+ * What the kit can check before anything starts: the binary MONGOMS_SYSTEM_BINARY names (exists,
+ * runs, is 4.4 or later, is the version a mongod@VERSION spec asks for), or, without one, that
+ * MMS has a download of the version asked for on this system. Throws a MongodStartError.
+ */
+async function checkMongodSpec({ version }, config) {
+  if (config.mongodSystemBinary) {
+    checkedVersion(config.mongodSystemBinary, version, `MONGOMS_SYSTEM_BINARY=${config.mongodSystemBinary}`);
+    return;
+  }
+  if (!version) return;
+  const { DryMongoBinary } = require('mongodb-memory-server-core');
+  const { MongoBinaryDownloadUrl } = require('mongodb-memory-server-core/lib/util/MongoBinaryDownloadUrl');
+  await capturingWarnings([], async () => {
+    const opts = await DryMongoBinary.generateOptions({ version });
+    if (await DryMongoBinary.locateBinary(opts)) return; // downloaded before
+    try {
+      await new MongoBinaryDownloadUrl(opts).getDownloadUrl();
+    } catch (err) {
+      throw new MongodStartError(reasonOf(err, version));
+    }
+  });
+}
+
+/** A short reason for an error from MMS, for one line. */
+function reasonOf(err, version) {
+  const message = String(err && err.message ? err.message : err);
+  const name = err && err.constructor ? err.constructor.name : '';
+  if (name === 'KnownVersionIncompatibilityError') {
+    return `mongodb-memory-server has no mongod ${err.requested_version} for ${err.dist} (it has ${err.available_versions}): set MONGOMS_SYSTEM_BINARY to a mongod ${err.requested_version}`;
+  }
+  const late = /failed to start within (\d+)ms/.exec(message);
+  if (late) return `mongod did not say "Waiting for connections" within ${Math.round(Number(late[1]) / 1000)} s`;
+  const closed = /closed unexpectedly with code "([^"]*)" and signal "([^"]*)"/.exec(message);
+  if (closed) return `mongod exited before it was ready (exit code ${closed[1]}, signal ${closed[2]})`;
+  const said = /^Instance Failed to start with "([^"]*)"\. Original Error:\s*\n\s*(.*)/i.exec(message);
+  if (said) return `mongod failed to start (${said[1]}): ${said[2].trim()}`;
+  if (name === 'DownloadError') return `mongodb-memory-server could not download mongod ${version || ''}: ${message.split('\n').slice(1).join(' ').trim() || message}`.replace(/\s+/g, ' ');
+  return message.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 2).join(' ');
+}
+
+/**
+ * MMS 11.3.0 looks for mongod's JSON "DBException in initAndListen" line with JSON.parse(chunk)
+ * (MongoInstance.checkErrorInLine), on whatever one read from mongod's stdout returned: a chunk
+ * that holds that line and the next (mongod writes its last lines together as it exits), or half
+ * of it, throws a SyntaxError from an event handler, which ends the whole kit. Here the same
+ * checks run one line at a time, and a line that still cannot be parsed is reported as the error
+ * it is.
+ */
+function checkLineByLine(instance, MongoInstance, StdoutInstanceError) {
+  instance.checkErrorInLine = function checkEachLine(text) {
+    for (const line of String(text).split('\n').map((l) => l.trim()).filter(Boolean)) {
+      try {
+        MongoInstance.prototype.checkErrorInLine.call(this, line);
+      } catch {
+        this.emit('instanceError', new StdoutInstanceError(`Instance failed to start. Original Error:\n${line}`));
+      }
+    }
   };
 }
 
-module.exports = { startMongod };
+/** mongod's own output, as MMS hands it over, appended to a file; write() and close() never throw. */
+function openLog(file) {
+  if (!file) return { write: () => {}, close: () => {} };
+  let fd = fs.openSync(file, 'a');
+  return {
+    write: (text) => { if (fd !== null) try { fs.writeSync(fd, `${text}\n`); } catch (err) { debug('log: %s', err.message); } },
+    close: () => { if (fd !== null) { try { fs.closeSync(fd); } catch { /* closed */ } fd = null; } },
+  };
+}
+
+/**
+ * Starts a mongod and checks what answers. Resolves to { uri, description, version, started, stop }.
+ * @param name      the server's name, for its log file (<logDir>/<name>-mongod.log)
+ * @param keepDir   a folder for its data that outlives the run (--keep-data), reused by --resume
+ */
+async function startMongod({ version = null, compressor = null, config, logDir = null, name = 'mongod', keepDir = null }) {
+  const { MongoInstance, MongoBinary, errors } = require('mongodb-memory-server-core');
+  const deadline = Date.now() + config.mongodDownloadTimeoutMs;
+  const warnings = [];
+  const systemBinary = config.mongodSystemBinary;
+
+  // 1. The binary, and the version it is, before anything is spawned. With MONGOMS_SYSTEM_BINARY,
+  // MMS is then asked for that very version, so that its own check ("Possible version conflict",
+  // a warning it prints and goes on) agrees; a download is checked once it is there.
+  let actual = systemBinary ? checkedVersion(systemBinary, version, `MONGOMS_SYSTEM_BINARY=${systemBinary}`) : null;
+  const binaryOpts = actual ? { version: actual } : version ? { version } : {};
+  let bin;
+  const gettingBinary = capturingWarnings(warnings, () => MongoBinary.getPath(binaryOpts));
+  gettingBinary.catch(() => {}); // a download abandoned at the deadline ends on its own; no process is left
+  try {
+    bin = await withTimeout(gettingBinary, Math.max(0, deadline - Date.now()),
+      `getting a mongod binary took longer than ${Math.round(config.mongodDownloadTimeoutMs / 1000)} s`);
+  } catch (err) {
+    debug('getPath: %s; warnings: %o', err.message, warnings);
+    throw new MongodStartError(reasonOf(err, version));
+  }
+  if (!actual) {
+    actual = checkedVersion(bin, version, `the mongod mongodb-memory-server gave (${bin})`);
+    binaryOpts.version = actual;
+  }
+
+  // 2. The process: spawned, tracked and logged from the moment it exists.
+  const dbPath = keepDir ? path.join(keepDir, 'mongod') : makeTempDir('classics-mongod-');
+  fs.mkdirSync(dbPath, { recursive: true });
+  const logFile = logDir ? path.join(logDir, `${name.replace(/[^A-Za-z0-9_.-]+/g, '_')}-mongod.log`) : null;
+  const log = openLog(logFile);
+  const port = await freePort();
+  const launchTimeout = Math.min(LAUNCH_TIMEOUT_MS, Math.max(1000, deadline - Date.now()));
+  const instance = new MongoInstance({
+    instance: {
+      port,
+      ip: '127.0.0.1',
+      dbPath,
+      storageEngine: 'wiredTiger',
+      // only collections created after start get it: a resumed dbPath keeps what its collections had
+      args: compressor ? ['--wiredTigerCollectionBlockCompressor', compressor] : [],
+      launchTimeout,
+    },
+    binary: binaryOpts,
+  });
+  checkLineByLine(instance, MongoInstance, errors.StdoutInstanceError);
+  instance.on('instanceSTDOUT', (text) => log.write(text));
+  instance.on('instanceSTDERR', (text) => log.write(`[stderr] ${text}`));
+  // emitted once mongod and MMS's killer are spawned, both assigned on the instance by then
+  instance.on('killerLaunched', () => {
+    trackChild(instance.mongodProcess);
+    if (instance.killerProcess) trackChild(instance.killerProcess);
+  });
+  instance.on('killerLaunched', () => debug('%s: mongod %s pid %d on port %d, %s', name, actual, instance.mongodProcess.pid, port, dbPath));
+
+  const removeData = () => { if (!keepDir) fs.rmSync(dbPath, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); };
+  const stop = async () => {
+    await instance.stop();
+    log.close();
+  };
+  // a Ctrl-C while it starts stops it as a started one would be (a second one kills it)
+  const unregister = onCleanup(stop);
+  const fail = async (reason) => {
+    await stop().catch((err) => debug('stop: %s', err.message));
+    unregister();
+    removeData();
+    throw new MongodStartError(reason, { logFile });
+  };
+
+  try {
+    // MMS gives up at launchTimeout and stops the process itself; this is the kit's own bound
+    await withTimeout(capturingWarnings(warnings, () => instance.start()), launchTimeout + 10000,
+      `mongod did not start within ${Math.round((launchTimeout + 10000) / 1000)} s`);
+  } catch (err) {
+    debug('start: %s; warnings: %o', err.message, warnings);
+    await fail(reasonOf(err, version));
+  }
+  const uri = `mongodb://127.0.0.1:${port}/`;
+
+  // 3. What answers: the version it runs, and whether it is a mongod at all.
+  let build;
+  const { MongoClient } = require('mongodb');
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs, directConnection: true });
+  try {
+    build = await client.db('admin').command({ buildInfo: 1 });
+  } catch (err) {
+    await fail(compatibilityLine(`the mongod at ${bin}`, err) || `mongod started but did not answer buildInfo: ${err.message.split('\n')[0]}`);
+  } finally {
+    await client.close().catch(() => {});
+  }
+  const ferretdb = build.ferretdbVersion || build.ferretdb?.version || null;
+  if (!ferretdb && version && build.version !== version) {
+    await fail(versionMismatch(version, build.version, `the server ${bin} started`));
+  }
+  unregister();
+  const compression = compressor ? ` with ${compressor} block compression` : '';
+  return {
+    uri,
+    // never mongod's name on what is not a mongod (the kit's test stand-in serves FerretDB)
+    description: ferretdb
+      ? `FerretDB ${ferretdb} behind ${bin}, which says it is mongod ${actual} but is not a mongod`
+      : `mongod ${build.version}${compression}`,
+    version: ferretdb ? null : build.version,
+    started: true,
+    logFile,
+    stop,
+  };
+}
+
+module.exports = { startMongod, checkMongodSpec, binaryVersion, reasonOf, checkLineByLine, MongodStartError, LAUNCH_TIMEOUT_MS };

@@ -3,11 +3,12 @@
 const debug = require('debug')('classics:servers');
 const { UsageError, ServerStartError } = require('../errors');
 const { onCleanup } = require('../processes');
-const { startMongod } = require('./mongod');
+const { startMongod, checkMongodSpec } = require('./mongod');
 const { startFerretDB } = require('./ferretdb');
 const { findPostgresBinDir } = require('./postgres');
 const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
+const { compatibilityLine } = require('./versions');
 
 function hasPostgres(config) {
   try { findPostgresBinDir(config.postgresBinDir); return true; } catch { return false; }
@@ -31,14 +32,14 @@ async function startEmbedded(ctx) {
     return server;
   }
   try {
-    const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir });
+    const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir, logDir: ctx.logDir, name: 'embedded' });
     ctx.log(`embedded: ${mongod.description} from mongodb-memory-server`);
     return mongod;
   } catch (err) {
     const backend = hasPostgres(ctx.config) ? 'postgresql' : 'sqlite';
     const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
     server.kind = `ferretdb-${backend}`;
-    ctx.log(`embedded: ${server.description}, because ${err.message.replace(/^no mongod could be started: /, 'no mongod could be started (')})`);
+    ctx.log(`embedded: ${server.description}, because no mongod could be started (${err.reason || err.message})`);
     return server;
   }
 }
@@ -47,7 +48,7 @@ async function startServer(spec, ctx) {
   let server;
   switch (spec.kind) {
     case 'embedded': server = await startEmbedded(ctx); break;
-    case 'mongod': server = await startMongod({ version: spec.version, compressor: spec.compressor, config: ctx.config, keepDir: ctx.keepDir }); break;
+    case 'mongod': server = await startMongod({ ...ctx, version: spec.version, compressor: spec.compressor, name: spec.name }); break;
     case 'ferretdb': server = await startFerretDB({ ...ctx, backend: spec.backend, name: spec.name }); break;
     case 'uri': server = { uri: spec.uri, description: redactUri(spec.uri), started: false, stop: async () => {} }; break;
     default: throw new ServerStartError(`no way to start a server of kind ${spec.kind}`);
@@ -58,12 +59,25 @@ async function startServer(spec, ctx) {
   return { ...server, name: spec.name, spec: spec.spec, kind: spec.kind, stop };
 }
 
-/** Every URI server must answer before anything is started: a typo should not cost a run. */
+/**
+ * Before anything is started, a typo or a server that cannot be had should not cost a run: every
+ * URI server must answer, with a version the kit's driver can talk to, and every mongod spec must
+ * be one that can be had (MONGOMS_SYSTEM_BINARY's version, or a download for this system).
+ */
 async function checkReachable(specs, config) {
+  for (const spec of specs.filter((s) => s.kind === 'mongod')) {
+    try {
+      await checkMongodSpec(spec, config);
+    } catch (err) {
+      throw new UsageError(`server '${spec.name}': ${err.reason || err.message}`);
+    }
+  }
   for (const spec of specs.filter((s) => s.kind === 'uri')) {
     try {
       await pingServer(spec.uri, config.serverSelectionTimeoutMs);
     } catch (err) {
+      const tooOld = compatibilityLine(`server '${spec.name}' at ${redactUri(spec.uri)}`, err);
+      if (tooOld) throw new UsageError(tooOld);
       const what = /auth/i.test(err.message) ? 'refused the credentials' : `did not answer within ${config.serverSelectionTimeoutMs / 1000} s`;
       throw new UsageError(`server '${spec.name}' at ${redactUri(spec.uri)} ${what}: ${err.message.split('\n')[0]}`);
     }
