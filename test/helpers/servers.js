@@ -2,10 +2,38 @@
 // Servers for tests come from here. CLASSICS_TEST_URI points the suites that take a URI at a
 // server that is already running instead; a kind that cannot run here gives a reason to skip.
 const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
 const { resolveConfig } = require('../../orchestrator/config');
 const { findPostgresBinDir } = require('../../orchestrator/servers/postgres');
 
 const config = resolveConfig();
+
+const STAND_IN = path.resolve(__dirname, '..', 'fixtures', 'mongod-stand-in', 'mongod-stand-in');
+
+/**
+ * Whether a binary is the kit's mongod stand-in (FerretDB behind a mongod's --version), here or a
+ * copy of it: it never measures anything, so no suite that measures may run on it.
+ */
+const standInAnswers = new Map();
+function isStandIn(bin) {
+  try {
+    if (fs.realpathSync(bin) === fs.realpathSync(STAND_IN)) return true;
+  } catch { /* missing: not the stand-in */ }
+  if (!standInAnswers.has(bin)) {
+    const out = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 20000 });
+    standInAnswers.set(bin, /FerretDB, not mongod/.test(out.stdout || ''));
+  }
+  return standInAnswers.get(bin);
+}
+
+/** Why MONGOMS_SYSTEM_BINARY cannot run a suite that measures mongod, or null when it can. */
+function notMongodReason(bin) {
+  if (!bin) return 'no mongod binary here: set MONGOMS_SYSTEM_BINARY to a mongod to run this suite (mongodb-memory-server cannot download one on this machine)';
+  if (!fs.existsSync(bin)) return `MONGOMS_SYSTEM_BINARY=${bin} does not exist`;
+  if (isStandIn(bin)) return `MONGOMS_SYSTEM_BINARY=${bin} is the kit's mongod stand-in (FerretDB), which never stands in for mongod's numbers: set it to a real mongod`;
+  return null;
+}
 
 /** Why a server kind cannot run on this machine, or null when it can. */
 function unavailableReason(kind) {
@@ -15,10 +43,9 @@ function unavailableReason(kind) {
   if (kind === 'ferretdb-pg') {
     try { findPostgresBinDir(config.postgresBinDir); } catch (err) { return err.message; }
   }
-  if (kind === 'mongod') {
-    const bin = process.env.MONGOMS_SYSTEM_BINARY;
-    if (!bin) return 'no mongod binary here: set MONGOMS_SYSTEM_BINARY to a mongod to run this suite (mongodb-memory-server cannot download one on this machine)';
-    if (!fs.existsSync(bin)) return `MONGOMS_SYSTEM_BINARY=${bin} does not exist`;
+  if (kind === 'mongod' || kind.startsWith('mongod:') || kind.startsWith('mongod@')) {
+    const why = notMongodReason(process.env.MONGOMS_SYSTEM_BINARY);
+    if (why) return why;
   }
   return null;
 }
@@ -53,4 +80,13 @@ async function startTestServer(kind) {
   };
 }
 
-module.exports = { unavailableReason, skipUnless, startTestServer, config };
+module.exports = { unavailableReason, notMongodReason, isStandIn, skipUnless, startTestServer, config, STAND_IN };
+
+// `npm run test:mongod` runs this first: one line and exit 2 when there is no real mongod to test.
+if (require.main === module) {
+  const why = notMongodReason(process.env.MONGOMS_SYSTEM_BINARY);
+  if (why) {
+    process.stderr.write(`test:mongod: ${why}\n`);
+    process.exit(2);
+  }
+}

@@ -1,0 +1,138 @@
+'use strict';
+// The mongod launcher's pure parts: versions and the driver's floor, the lines that refuse,
+// mongodb-memory-server's errors in one line, its stdout check made safe, TLS paths in URIs, and
+// the stand-in kept honest (its default version, and the skip of every measuring suite on it).
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const versions = require('../../orchestrator/servers/versions');
+const { reasonOf, checkLineByLine, binaryVersion } = require('../../orchestrator/servers/mongod');
+const { parseServerSpec } = require('../../orchestrator/servers/spec');
+const { serverKind } = require('../../orchestrator/results/records');
+const { UsageError } = require('../../orchestrator/errors');
+const { STAND_IN, isStandIn, notMongodReason } = require('../helpers/servers');
+
+describe('mongod versions and the driver\'s floor', () => {
+  it('reads a mongod\'s --version as mongodb-memory-server does', () => {
+    assert.equal(versions.parseVersionOutput('db version v7.0.14\nBuild Info: {\n    "version": "7.0.14"\n}\n'), '7.0.14');
+    assert.equal(versions.parseVersionOutput('db version v4.2.19-11-ge2f2736\n'), '4.2.19-11-ge2f2736');
+    assert.equal(versions.parseVersionOutput('db version v8.0.0-rc1'), '8.0.0-rc1');
+    assert.equal(versions.parseVersionOutput('mongosh 2.12.0'), null);
+    assert.equal(versions.parseVersionOutput(''), null);
+  });
+
+  it('takes its floor from the driver the kit and mongosh use (4.4, wire version 9, with mongodb 7)', () => {
+    assert.equal(versions.MIN_SERVER_VERSION, require('mongodb/lib/cmap/wire_protocol/constants').MIN_SUPPORTED_SERVER_VERSION);
+    assert.equal(versions.MIN_WIRE_VERSION, 9);
+    for (const old of ['4.0.28', '4.2.1', '3.6.23', '2.6.12']) assert.ok(versions.isBelowFloor(old), old);
+    for (const ok of ['4.4.0', '5.0.30', '7.0.14', '8.0.0-rc1', '10.0.0']) assert.ok(!versions.isBelowFloor(ok), ok);
+  });
+
+  it('turns the driver\'s refusal of an old wire version into which MongoDB it is, the floor and why', () => {
+    // the two texts of mongodb 7.9: lib/cmap/connect.js and lib/sdam/topology_description.js
+    const fromHandshake = new Error('Server at 127.0.0.1:1234 reports maximum wire version 7, but this version of the Node.js Driver requires at least 9 (MongoDB 4.4)');
+    const fromTopology = new Error('Server at h:1 reports wire version 6, but this version of the driver requires at least 9 (MongoDB 4.4).');
+    assert.equal(versions.compatibilityLine("server 'old'", fromHandshake),
+      "server 'old' is MongoDB 4.0 (wire version 7); the kit needs MongoDB 4.4 or later, because the Node.js driver it and mongosh use (mongodb "
+      + `${require('mongodb/package.json').version}) refuses servers older than 4.4 (wire version below 9)`);
+    assert.match(versions.compatibilityLine('x', fromTopology), /^x is MongoDB 3\.6 \(wire version 6\); the kit needs MongoDB 4\.4 or later/);
+    assert.match(versions.compatibilityLine('x', new Error('Server at h:1 requires wire version 40, but this version of the driver only supports up to 29 (MongoDB 9.0)')),
+      /^x needs wire version 40, newer than the Node\.js driver .* speaks \(up to 29, MongoDB 9\.0\)/);
+    assert.equal(versions.compatibilityLine('x', new Error('connect ECONNREFUSED 127.0.0.1:1')), null);
+  });
+});
+
+describe('mongodb-memory-server\'s failures in one line', () => {
+  const mms = require('mongodb-memory-server-core').errors;
+
+  it('says which versions it has for this system when it has none of the one asked for', () => {
+    const err = new mms.KnownVersionIncompatibilityError('Debian 12', '6.0.14', '>=7.0.3', 'Mongodb does not provide binaries for versions before 7.0.3 for Debian 12+');
+    assert.equal(reasonOf(err, '6.0.14'), 'mongodb-memory-server has no mongod 6.0.14 for Debian 12 (it has >=7.0.3): set MONGOMS_SYSTEM_BINARY to a mongod 6.0.14');
+  });
+
+  it('says what mongod did: too slow, exited, or its own error', () => {
+    assert.equal(reasonOf(new mms.GenericMMSError('Instance failed to start within 60000ms')), 'mongod did not say "Waiting for connections" within 60 s');
+    assert.equal(reasonOf(new mms.UnexpectedCloseError(100, null)), 'mongod exited before it was ready (exit code 100, signal null)');
+    assert.equal(reasonOf(new mms.StdoutInstanceError('Instance Failed to start with "DBException in initAndListen". Original Error:\nDBPathInUse: Unable to lock the lock file')),
+      'mongod failed to start (DBException in initAndListen): DBPathInUse: Unable to lock the lock file');
+  });
+});
+
+describe('mongod\'s stdout checked one line at a time', () => {
+  const { MongoInstance, errors } = require('mongodb-memory-server-core');
+  // mongod's last two lines, as one read from its stdout can return them
+  const chunk = Buffer.from([
+    '{"t":{"$date":"2026-01-01T00:00:00.000+00:00"},"s":"I","c":"CONTROL","id":21951,"ctx":"initandlisten","msg":"Options set by command line"}',
+    '{"t":{"$date":"2026-01-01T00:00:00.001+00:00"},"s":"E","c":"CONTROL","id":20557,"ctx":"initandlisten","msg":"DBException in initAndListen, terminating","attr":{"error":"DBPathInUse: Unable to lock the lock file"}}',
+  ].join('\n'));
+
+  it('mongodb-memory-server 11.3.0 alone throws on such a chunk (why the kit checks line by line)', () => {
+    const instance = new MongoInstance({ instance: { port: 1, dbPath: '/nonexistent' } });
+    assert.throws(() => instance.stdoutHandler(chunk), SyntaxError);
+  });
+
+  it('the kit\'s check reports mongod\'s own error instead, and a half line as what it is', () => {
+    const instance = new MongoInstance({ instance: { port: 1, dbPath: '/nonexistent' } });
+    checkLineByLine(instance, MongoInstance, errors.StdoutInstanceError);
+    const seen = [];
+    instance.on('instanceError', (err) => seen.push(err.message));
+    instance.stdoutHandler(chunk);
+    instance.stdoutHandler(Buffer.from('{"t":{"$date":"2026-01-01"},"msg":"DBException in initAndListen, terminating","attr":{"err'));
+    assert.equal(seen.length, 2);
+    assert.match(seen[0], /Original Error:\nDBPathInUse: Unable to lock the lock file$/);
+    assert.match(seen[1], /^Instance failed to start\. Original Error:\n\{"t"/);
+  });
+});
+
+describe('server specs a mongod cannot be had for, and URIs with TLS files', () => {
+  it('refuses mongod@VERSION below 4.4 with the reason, and takes 4.4 and later', () => {
+    assert.throws(() => parseServerSpec('mongod@4.0.28'), (err) => err instanceof UsageError && err.exitCode === 2
+      && /^server spec 'mongod@4\.0\.28' asks for MongoDB 4\.0\.28: the kit needs MongoDB 4\.4 or later, because the Node\.js driver/.test(err.message));
+    assert.throws(() => parseServerSpec('mongod@3.4.24:zlib'), /asks for MongoDB 3\.4\.24/);
+    assert.equal(parseServerSpec('mongod@4.4.29').version, '4.4.29');
+  });
+
+  it('makes relative TLS file paths absolute from the user\'s folder, and leaves the rest of the URI as written', () => {
+    const spec = parseServerSpec('p=mongodb://al:s3cret@h:1/db?tls=true&tlsCAFile=certs/my%20ca.pem&tlsCertificateKeyFile=/etc/k.pem&TLSCRLFILE=./crl.pem&authMechanismProperties=A:b', { cwd: '/home/me' });
+    assert.equal(spec.uri, 'mongodb://al:s3cret@h:1/db?tls=true&tlsCAFile=/home/me/certs/my%20ca.pem&tlsCertificateKeyFile=/etc/k.pem&TLSCRLFILE=/home/me/crl.pem&authMechanismProperties=A:b');
+    assert.equal(spec.spec, 'p=mongodb://al:****@h:1/db?tls=true&tlsCAFile=/home/me/certs/my%20ca.pem&tlsCertificateKeyFile=/etc/k.pem&TLSCRLFILE=/home/me/crl.pem&authMechanismProperties=A:b');
+    const { MongoClient } = require('mongodb');
+    assert.equal(new MongoClient(spec.uri).options.tlsCAFile, '/home/me/certs/my ca.pem');
+    assert.equal(parseServerSpec('p=mongodb://h/?tls=true').uri, 'mongodb://h/?tls=true');
+  });
+
+  it('refuses the ssl* spellings the driver refuses, naming the tls option to write', () => {
+    for (const [option, instead] of [['sslCA', 'tlsCAFile'], ['sslPEMKeyFile', 'tlsCertificateKeyFile'], ['sslCRL', 'tlsCRLFile']]) {
+      assert.throws(() => parseServerSpec(`p=mongodb://h/?ssl=true&${option}=x.pem`), (err) => err instanceof UsageError
+        && err.message === `server 'p': URI option ${option} is not one the Node.js driver 7 takes (the kit's and mongosh's driver): write ${instead} instead`);
+      // the driver's own refusal, which the line replaces
+      const { MongoClient } = require('mongodb');
+      assert.throws(() => new MongoClient(`mongodb://h/?${option}=x.pem`), /is not supported/);
+    }
+  });
+});
+
+describe('the mongod stand-in is never taken for a mongod', () => {
+  it('is executable, and reports mongodb-memory-server\'s default version unless told another', () => {
+    fs.accessSync(STAND_IN, fs.constants.X_OK);
+    const { DEFAULT_VERSION } = require('mongodb-memory-server-core/lib/util/resolveConfig');
+    const env = { ...process.env };
+    delete env.MONGOD_STAND_IN_VERSION;
+    assert.equal(versions.parseVersionOutput(spawnSync(STAND_IN, ['--version'], { encoding: 'utf8', env }).stdout), DEFAULT_VERSION);
+    assert.equal(binaryVersion(STAND_IN), process.env.MONGOD_STAND_IN_VERSION || DEFAULT_VERSION);
+  });
+
+  it('makes every measuring mongod suite skip with its reason', () => {
+    assert.ok(isStandIn(STAND_IN));
+    assert.match(notMongodReason(STAND_IN), /is the kit's mongod stand-in \(FerretDB\), which never stands in for mongod's numbers/);
+    assert.match(notMongodReason(undefined), /set MONGOMS_SYSTEM_BINARY to a mongod/);
+    assert.match(notMongodReason(path.join(STAND_IN, 'nope')), /does not exist/);
+  });
+
+  it('a server whose binary serves FerretDB is of FerretDB\'s kind in the reports, whatever the spec said', () => {
+    assert.equal(serverKind({ spec: 'mongod@7.0.14:zstd', product: 'FerretDB', engine: null }), 'ferretdb');
+    assert.equal(serverKind({ spec: 'mongod:zstd', product: 'MongoDB', engine: 'wiredTiger' }), 'mongod:zstd');
+    assert.equal(serverKind({ spec: 'ferretdb-pg', product: 'FerretDB', engine: 'PostgreSQL 15.18' }), 'ferretdb-pg');
+  });
+});
