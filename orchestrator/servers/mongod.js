@@ -22,12 +22,11 @@ const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = requ
 /** mongod may take this long to say it is ready: recovery over a kept dbPath, or a loaded machine (MMS's default is 10 s). */
 const LAUNCH_TIMEOUT_MS = 60000;
 
-/** A mongod start failed: `reason` is the part a fallback can quote. */
-class MongodStartError extends ServerStartError {
-  constructor(reason, { logFile = null } = {}) {
-    super(`no mongod could be started: ${reason}${logFile ? `; see ${logFile}` : ''}`);
-    this.reason = reason;
-  }
+/** A ServerStartError for a mongod that could not be had; `reason` is the part a fallback quotes. */
+function mongodStartError(reason, { logFile = null } = {}) {
+  const err = new ServerStartError(`no mongod could be started: ${reason}${logFile ? `; see ${logFile}` : ''}`);
+  err.reason = reason;
+  return err;
 }
 
 /** Runs fn with console.warn captured into `into`: the library warns on stderr as it works. */
@@ -50,19 +49,19 @@ function withTimeout(promise, ms, message) {
 
 /**
  * The version a mongod binary says it is (`mongod --version`, read as MMS's MongoBinary.getPath
- * reads it), or a MongodStartError saying why it cannot be run.
+ * reads it), or a ServerStartError saying why it cannot be run.
  */
 function binaryVersion(bin, what = `MONGOMS_SYSTEM_BINARY=${bin}`) {
   try {
     fs.accessSync(bin, fs.constants.X_OK);
   } catch (err) {
-    throw new MongodStartError(`${what} ${err.code === 'ENOENT' ? 'does not exist' : 'cannot be run (not executable)'}`);
+    throw mongodStartError(`${what} ${err.code === 'ENOENT' ? 'does not exist' : 'cannot be run (not executable)'}`);
   }
   const out = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 20000 });
   const version = parseVersionOutput(out.stdout);
   if (!version) {
     const said = `${out.stdout || ''}${out.stderr || ''}`.trim().split('\n')[0] || (out.error ? out.error.message : `exit code ${out.status}`);
-    throw new MongodStartError(`${what} does not answer --version as mongod does ("db version vX.Y.Z"): ${said}`);
+    throw mongodStartError(`${what} does not answer --version as mongod does ("db version vX.Y.Z"): ${said}`);
   }
   return version;
 }
@@ -75,15 +74,15 @@ function versionMismatch(asked, actual, where) {
 /** The version of a binary, after refusing one older than 4.4 or other than the one asked for. */
 function checkedVersion(bin, asked, what) {
   const actual = binaryVersion(bin, what);
-  if (isBelowFloor(actual)) throw new MongodStartError(tooOldLine(what, actual));
-  if (asked && actual !== asked) throw new MongodStartError(versionMismatch(asked, actual, what));
+  if (isBelowFloor(actual)) throw mongodStartError(tooOldLine(what, actual));
+  if (asked && actual !== asked) throw mongodStartError(versionMismatch(asked, actual, what));
   return actual;
 }
 
 /**
  * What the kit can check before anything starts: the binary MONGOMS_SYSTEM_BINARY names (exists,
  * runs, is 4.4 or later, is the version a mongod@VERSION spec asks for), or, without one, that
- * MMS has a download of the version asked for on this system. Throws a MongodStartError.
+ * MMS has a download of the version asked for on this system. Throws a ServerStartError.
  */
 async function checkMongodSpec({ version }, config) {
   if (config.mongodSystemBinary) {
@@ -99,7 +98,7 @@ async function checkMongodSpec({ version }, config) {
     try {
       await new MongoBinaryDownloadUrl(opts).getDownloadUrl();
     } catch (err) {
-      throw new MongodStartError(reasonOf(err, version));
+      throw mongodStartError(reasonOf(err, version));
     }
   });
 }
@@ -175,7 +174,7 @@ async function startMongod({ version = null, compressor = null, config, logDir =
       `getting a mongod binary took longer than ${Math.round(config.mongodDownloadTimeoutMs / 1000)} s`);
   } catch (err) {
     debug('getPath: %s; warnings: %o', err.message, warnings);
-    throw new MongodStartError(reasonOf(err, version));
+    throw mongodStartError(reasonOf(err, version));
   }
   if (!actual) {
     actual = checkedVersion(bin, version, `the mongod mongodb-memory-server gave (${bin})`);
@@ -222,7 +221,7 @@ async function startMongod({ version = null, compressor = null, config, logDir =
     await stop().catch((err) => debug('stop: %s', err.message));
     unregister();
     removeData();
-    throw new MongodStartError(reason, { logFile });
+    throw mongodStartError(reason, { logFile });
   };
 
   try {
@@ -265,4 +264,4 @@ async function startMongod({ version = null, compressor = null, config, logDir =
   };
 }
 
-module.exports = { startMongod, checkMongodSpec, binaryVersion, reasonOf, checkLineByLine, MongodStartError, LAUNCH_TIMEOUT_MS };
+module.exports = { startMongod, checkMongodSpec, binaryVersion, reasonOf, checkLineByLine, LAUNCH_TIMEOUT_MS };

@@ -1,0 +1,408 @@
+'use strict';
+// The mongod launcher, run for real: the kit's CLI, mongodb-memory-server's spawn, version check,
+// readiness wait, stop and kill, through MONGOMS_SYSTEM_BINARY. Here that is the stand-in
+// (test/fixtures/mongod-stand-in: FerretDB behind a mongod's --version, never mongod's numbers),
+// whose knobs also make a binary of another version, one that never becomes ready, one that fails
+// at once, and an old server. Where MONGOMS_SYSTEM_BINARY names a real mongod, the tests that need
+// no knob run again on it ("... on mongod", part of npm run test:mongod).
+//
+// Every run gets its own TMPDIR, so "no folder left" means that folder is empty afterwards, and
+// a tag in its environment, so "no process left" means no live process carries the tag.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { fixture, invokeOnFixture } = require('../helpers/fixture');
+const { loadRun } = require('../helpers/results');
+const { waitFor } = require('../helpers/wait');
+const { newTag, processesWithTag } = require('../helpers/processes');
+const { STAND_IN, notMongodReason, skipUnless, unavailableReason } = require('../helpers/servers');
+const { freePort } = require('../../orchestrator/servers/net');
+const { binaryVersion } = require('../../orchestrator/servers/mongod');
+
+/** A private TMPDIR, an --out folder and a tag for one invocation, and the clean-up after it. */
+function sandbox(env = {}) {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-launcher-test-'));
+  const tmp = path.join(base, 'tmp');
+  fs.mkdirSync(tmp);
+  // as root the kit runs PostgreSQL (embedded's fallback) as the postgres user, who must get through
+  fs.chmodSync(base, 0o755);
+  fs.chmodSync(tmp, 0o755);
+  const tag = newTag();
+  return {
+    base,
+    tmp,
+    out: path.join(base, 'out'),
+    tag,
+    env: { ...tag, TMPDIR: tmp, ...env },
+    /** Waits for every tagged process to be gone (MMS's killer and the stand-in's watcher take a moment). */
+    async leftovers(ms = 8000) {
+      await waitFor(() => processesWithTag(tag).length === 0, ms).catch(() => {});
+      return processesWithTag(tag);
+    },
+    leftFolders: () => fs.readdirSync(tmp),
+    cleanup() {
+      for (const { pid } of processesWithTag(tag)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+      fs.rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The environment that makes the stand-in mongod's binary, with its knobs. */
+function standInEnv(knobs = {}) {
+  return {
+    MONGOMS_SYSTEM_BINARY: STAND_IN,
+    MONGOD_STAND_IN_MODE: 'serve',
+    MONGOD_STAND_IN_VERSION: '',
+    MONGOD_STAND_IN_WIRE_VERSION: '',
+    MONGOD_STAND_IN_BUILD_VERSION: '',
+    ...knobs,
+  };
+}
+
+/** The lines a command wrote to stderr, without npm's or Node's own noise. */
+function errorLines(result) {
+  return result.stderr.split('\n').filter((l) => l.trim() && !/^npm warn/.test(l));
+}
+
+/** The parent of a process, or null once it is gone. */
+function parentOf(pid) {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The server process mongodb-memory-server spawned (mongod, or the stand-in): the kit's child
+ * that holds the kit's folder on its command line.
+ */
+function serverProcesses(seen, tmp) {
+  return seen.filter((p) => p.parent === p.kit && p.cmd.includes(`${tmp}/classics-mongod-`));
+}
+
+/** Whether a process is still there (a zombie has exited). */
+function alive(pid) {
+  try {
+    return !/State:\s+Z/.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves true once ready() holds, false if the child exits first or timeoutMs passes. */
+function whileRunning(child, ready, timeoutMs = 60000) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve) => {
+    const tick = () => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(false);
+      if (ready()) return resolve(true);
+      if (Date.now() > deadline) return resolve(false);
+      return setTimeout(tick, 100);
+    };
+    tick();
+  });
+}
+
+/** Sends `signals` to the child (50 ms apart) once ready() holds; the tagged processes of that moment go to `seen`. */
+function signalWhen(child, ready, { tag, signals, seen, timeoutMs = 60000 }) {
+  whileRunning(child, ready, timeoutMs).then((ok) => {
+    if (!ok) return child.kill('SIGKILL');
+    seen.push(...processesWithTag(tag).map((p) => ({ ...p, parent: parentOf(p.pid), kit: child.pid })));
+    return signals.forEach((signal, i) => setTimeout(() => child.kill(signal), i * 50));
+  });
+}
+
+/** Snapshots the tagged processes into `seen` once ready() holds, while the child runs. */
+function snapshotWhen(child, ready, { tag, seen, timeoutMs = 60000 }) {
+  whileRunning(child, ready, timeoutMs).then((ok) => { if (ok) seen.push(...processesWithTag(tag)); });
+}
+
+/**
+ * The tests that need no knob, for a binary: the stand-in (`label` names it) or a real mongod.
+ * `asked` is the version the binary is; `env` makes it MONGOMS_SYSTEM_BINARY.
+ */
+function launcherTests({ binary, asked, env, real }) {
+  const other = `${asked.split('.')[0]}.${asked.split('.')[1]}.${Number(asked.split('.')[2]) + 1000}`;
+
+  it(`refuses mongod@${other} in one line naming both versions, before anything starts`, async () => {
+    const box = sandbox(env());
+    try {
+      const result = await invokeOnFixture([fixture.name, '--server', `mongod@${other}`, '--size', 'smoke', '--out', box.out], { env: box.env });
+      assert.equal(result.code, 2, result.stderr);
+      assert.deepEqual(errorLines(result), [
+        `UsageError: server 'mongod@${other}': mongod@${other} was asked for, but MONGOMS_SYSTEM_BINARY=${binary()} is mongod ${asked}: give mongod@${asked}, or point MONGOMS_SYSTEM_BINARY at a mongod ${other}`,
+      ]);
+      assert.ok(!fs.existsSync(box.out), 'no run folder was made');
+      assert.deepEqual(await box.leftovers(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it(`accepts mongod@${asked}:zstd, runs the fixture scenario, keeps mongod's log under logs/ and leaves nothing behind`, async () => {
+    const box = sandbox(env());
+    const seen = [];
+    try {
+      const results = path.join(box.out, 'results.jsonl');
+      const result = await invokeOnFixture(
+        [fixture.name, '--server', `mongod@${asked}:zstd`, '--size', 'smoke', '--passes', '1', '--no-calibrate', '--no-baseline', '--out', box.out],
+        { env: box.env, onSpawn: (child) => snapshotWhen(child, () => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"type":"server"'), { tag: box.tag, seen }) },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      const run = loadRun(box.out);
+      assert.deepEqual(run.failures, []);
+      const [server] = run.servers;
+      if (real) {
+        assert.equal(server.product, 'MongoDB');
+        assert.equal(server.version, asked);
+        assert.equal(server.description, `mongod ${asked} with zstd block compression`);
+        assert.equal(server.engine, 'wiredTiger');
+      } else {
+        // FerretDB behind the stand-in is never presented as mongod
+        assert.equal(server.product, 'FerretDB');
+        assert.match(server.description, /^FerretDB v[\d.]+ behind .*mongod-stand-in, which says it is mongod 7\.0\.14 but is not a mongod$/);
+        assert.match(result.stdout, new RegExp(`^mongod@${asked}:zstd: FerretDB v[\\d.]+$`, 'm'));
+        assert.doesNotMatch(fs.readFileSync(path.join(box.out, 'summary.md'), 'utf8'), /MongoDB 7\.0\.14/);
+      }
+      const log = fs.readFileSync(path.join(box.out, 'logs', `mongod_${asked}_zstd-mongod.log`), 'utf8');
+      assert.match(log, /"msg":"Waiting for connections"/);
+      if (!real) assert.match(log, /"ignoredArgs":\[[^\]]*"--wiredTigerCollectionBlockCompressor","zstd"/);
+      assert.ok(seen.some((p) => p.cmd.includes(`${box.tmp}/classics-mongod-`)), `mongod ran over a folder of the kit's: ${JSON.stringify(seen)}`);
+      assert.ok(seen.some((p) => /mongo_killer\.js/.test(p.cmd)), 'mongodb-memory-server\'s killer ran beside it');
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it('Ctrl-C on `serve mongod` stops it and removes its folder', async () => {
+    const box = sandbox(env());
+    const seen = [];
+    try {
+      let stdout = '';
+      const result = await invokeOrchestrate(['serve', 'mongod'], {
+        env: box.env,
+        onSpawn: (child) => {
+          child.stdout.on('data', (d) => { stdout += d; });
+          signalWhen(child, () => / at mongodb:\/\/127\.0\.0\.1:\d+\//.test(stdout), { tag: box.tag, signals: ['SIGINT'], seen });
+        },
+      });
+      assert.equal(result.code, 130, result.stderr);
+      assert.match(result.stdout, real ? new RegExp(`^mongod: mongod ${asked} at mongodb://`, 'm') : /^mongod: FerretDB v[\d.]+ behind .* is not a mongod at mongodb:\/\//m);
+      assert.ok(seen.some((p) => p.cmd.includes(`${box.tmp}/classics-mongod-`)), 'mongod was running');
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it('two Ctrl-Cs in the middle of a run leave no process and no folder', async () => {
+    const box = sandbox(env());
+    const seen = [];
+    try {
+      const results = path.join(box.out, 'results.jsonl');
+      const result = await invokeOnFixture(
+        [fixture.name, '--server', 'mongod', '--size', 'smoke', '--passes', '20', '--no-calibrate', '--no-baseline', '--out', box.out],
+        {
+          env: box.env,
+          onSpawn: (child) => signalWhen(child, () => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'),
+            { tag: box.tag, signals: ['SIGINT', 'SIGINT'], seen }),
+        },
+      );
+      const stillThere = serverProcesses(seen, box.tmp).filter((p) => alive(p.pid));
+      assert.equal(result.code, 130, result.stderr);
+      assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
+      assert.deepEqual(loadRun(box.out).problems, []);
+      assert.ok(serverProcesses(seen, box.tmp).length > 0, `mongod was running: ${JSON.stringify(seen)}`);
+      assert.deepEqual(stillThere, [], 'the second Ctrl-C killed mongod before the kit exited');
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+}
+
+describe('the mongod launcher, through the stand-in binary (FerretDB behind a mongod\'s --version)', function () {
+  this.timeout(90000);
+
+  before(function () {
+    const why = unavailableReason('ferretdb');
+    if (why) {
+      process.stdout.write(`      skipped: the stand-in serves FerretDB: ${why}\n`);
+      this.skip();
+    }
+  });
+
+  describe('what a real mongod would do too', () => {
+    launcherTests({ binary: () => STAND_IN, asked: '7.0.14', env: (extra) => standInEnv({ MONGOD_STAND_IN_VERSION: '7.0.14', ...extra }), real: false });
+  });
+
+  it('refuses a server whose buildInfo is not the version asked for, and stops it', async () => {
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'handshake', MONGOD_STAND_IN_WIRE_VERSION: '21', MONGOD_STAND_IN_BUILD_VERSION: '8.0.1' }));
+    try {
+      const result = await invokeOrchestrate(['serve', 'mongod@8.2.6'], { env: box.env });
+      assert.equal(result.code, 1, result.stderr);
+      const lines = errorLines(result);
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0], /^ServerStartError: no mongod could be started: mongod@8\.2\.6 was asked for, but the server .*mongod-stand-in started is mongod 8\.0\.1: give mongod@8\.0\.1, or point MONGOMS_SYSTEM_BINARY at a mongod 8\.2\.6; see /);
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it('stops a start that never becomes ready, in one line, and leaves no process and no folder', async () => {
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_TIMEOUT_MS: '4000' }));
+    const seen = [];
+    try {
+      const result = await invokeOrchestrate(['serve', 'mongod'], {
+        env: box.env,
+        onSpawn: (child) => snapshotWhen(child, () => processesWithTag(box.tag).some((p) => /ferretdb --listen-addr/.test(p.cmd)), { tag: box.tag, seen, timeoutMs: 20000 }),
+      });
+      assert.equal(result.code, 1, result.stderr);
+      const lines = errorLines(result);
+      assert.equal(lines.length, 1, result.stderr);
+      assert.match(lines[0], /^ServerStartError: no mongod could be started: mongod did not say "Waiting for connections" within [34] s; see .*mongod-mongod\.log$/);
+      assert.ok(seen.some((p) => p.cmd.includes(`${box.tmp}/classics-mongod-`)), `FerretDB was running behind the stand-in: ${JSON.stringify(seen)}`);
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it('two Ctrl-Cs while mongod starts kill it before the kit exits, and leave no process and no folder', async () => {
+    // a mongod slow to stop, as one checkpointing a large cache is: the second Ctrl-C must not wait for it
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', MONGOD_STAND_IN_STOP_DELAY: '5' }));
+    const seen = [];
+    try {
+      const result = await invokeOrchestrate(['serve', 'mongod'], {
+        env: box.env,
+        onSpawn: (child) => signalWhen(child, () => processesWithTag(box.tag).some((p) => /ferretdb --listen-addr/.test(p.cmd)),
+          { tag: box.tag, signals: ['SIGINT', 'SIGINT'], seen, timeoutMs: 20000 }),
+      });
+      const stillThere = serverProcesses(seen, box.tmp).filter((p) => alive(p.pid));
+      assert.equal(result.code, 130, result.stderr);
+      assert.ok(serverProcesses(seen, box.tmp).length > 0, `the starting server was running: ${JSON.stringify(seen)}`);
+      assert.deepEqual(stillThere, [], 'not left to mongodb-memory-server\'s killer, which looks every 2 s');
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it('embedded, when mongod never becomes ready, stops it and removes its folder before falling back, and says why', async () => {
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_TIMEOUT_MS: '4000' }));
+    const during = {};
+    try {
+      let stdout = '';
+      const result = await invokeOrchestrate(['serve', 'embedded'], {
+        env: box.env,
+        onSpawn: (child) => {
+          child.stdout.on('data', (d) => { stdout += d; });
+          whileRunning(child, () => / at mongodb:\/\//.test(stdout)).then((ok) => {
+            if (ok) Object.assign(during, { processes: processesWithTag(box.tag), folders: box.leftFolders() });
+            child.kill('SIGINT');
+          });
+        },
+      });
+      assert.equal(result.code, 130, result.stderr);
+      assert.match(result.stdout, /^embedded: FerretDB on (PostgreSQL [^,]+|SQLite), because no mongod could be started \(mongod did not say "Waiting for connections" within [34] s\)$/m);
+      assert.ok(during.processes, 'the fallback served');
+      assert.deepEqual(during.processes.filter((p) => p.cmd.includes('classics-mongod-') || /mongo_killer/.test(p.cmd)), [], 'no mongod left while the run goes on');
+      assert.deepEqual(during.folders.filter((f) => f.startsWith('classics-mongod-')), [], 'no mongod folder left while the run goes on');
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it('embedded falls back to FerretDB with one line saying why when the binary fails at once', async () => {
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'fail' }));
+    try {
+      let stdout = '';
+      const result = await invokeOrchestrate(['serve', 'embedded'], {
+        env: box.env,
+        onSpawn: (child) => {
+          child.stdout.on('data', (d) => { stdout += d; });
+          signalWhen(child, () => / at mongodb:\/\//.test(stdout), { tag: box.tag, signals: ['SIGINT'], seen: [] });
+        },
+      });
+      assert.equal(result.code, 130, result.stderr);
+      assert.doesNotMatch(result.stderr, /SyntaxError|^\s+at /m, 'mongod\'s two lines in one read did not bring the kit down');
+      assert.match(result.stdout, /^embedded: FerretDB on (PostgreSQL [^,]+|SQLite), because no mongod could be started \(mongod failed to start \(DBException in initAndListen\): StandInFailure: asked to fail by MONGOD_STAND_IN_MODE=fail\)$/m);
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  describe('servers older than the driver takes (4.4)', () => {
+    it('refuses mongod@4.0.28, and a binary that is 4.0, before anything starts', async () => {
+      const box = sandbox(standInEnv({ MONGOD_STAND_IN_VERSION: '4.0.28' }));
+      try {
+        const spec = await invokeOnFixture([fixture.name, '--server', 'mongod@4.0.28', '--out', box.out], { env: box.env });
+        assert.equal(spec.code, 2);
+        assert.deepEqual(errorLines(spec), [`UsageError: server spec 'mongod@4.0.28' asks for MongoDB 4.0.28: the kit needs MongoDB 4.4 or later, because the Node.js driver it and mongosh use (mongodb ${require('mongodb/package.json').version}) refuses servers older than 4.4 (wire version below 9)`]);
+        const binary = await invokeOnFixture([fixture.name, '--server', 'mongod', '--out', box.out], { env: box.env });
+        assert.equal(binary.code, 2);
+        assert.deepEqual(errorLines(binary), [`UsageError: server 'mongod': MONGOMS_SYSTEM_BINARY=${STAND_IN} is MongoDB 4.0.28; the kit needs MongoDB 4.4 or later, because the Node.js driver it and mongosh use (mongodb ${require('mongodb/package.json').version}) refuses servers older than 4.4 (wire version below 9)`]);
+        assert.ok(!fs.existsSync(box.out));
+        assert.deepEqual(await box.leftovers(), []);
+      } finally { box.cleanup(); }
+    });
+
+    it('refuses a 4.0 server given by URI, in one line: its version, the floor and why, exit 2', async () => {
+      const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'handshake', MONGOD_STAND_IN_WIRE_VERSION: '7' }));
+      let old;
+      try {
+        const port = await freePort();
+        fs.mkdirSync(path.join(box.base, 'old'));
+        old = spawn(STAND_IN, ['--port', String(port), '--dbpath', path.join(box.base, 'old')], { env: { ...process.env, ...box.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+        let said = '';
+        old.stdout.on('data', (d) => { said += d; });
+        await waitFor(() => /Waiting for connections/.test(said), 10000);
+        const result = await invokeOnFixture([fixture.name, '--server', `old=mongodb://127.0.0.1:${port}/`, '--yes', '--size', 'smoke', '--out', box.out], { env: box.env });
+        assert.equal(result.code, 2, result.stderr);
+        assert.deepEqual(errorLines(result), [`UsageError: server 'old' at mongodb://127.0.0.1:${port}/ is MongoDB 4.0 (wire version 7); the kit needs MongoDB 4.4 or later, because the Node.js driver it and mongosh use (mongodb ${require('mongodb/package.json').version}) refuses servers older than 4.4 (wire version below 9)`]);
+      } finally {
+        if (old) old.kill('SIGTERM');
+        box.cleanup();
+      }
+    });
+
+    it('stops a started mongod that the driver refuses, saying which MongoDB it is', async () => {
+      const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'handshake', MONGOD_STAND_IN_VERSION: '4.4.0', MONGOD_STAND_IN_WIRE_VERSION: '7' }));
+      try {
+        const result = await invokeOrchestrate(['serve', 'mongod'], { env: box.env });
+        assert.equal(result.code, 1, result.stderr);
+        const lines = errorLines(result);
+        assert.equal(lines.length, 1, result.stderr);
+        assert.match(lines[0], /^ServerStartError: no mongod could be started: the mongod at .*mongod-stand-in is MongoDB 4\.0 \(wire version 7\); the kit needs MongoDB 4\.4 or later, because /);
+        assert.deepEqual(await box.leftovers(), []);
+        assert.deepEqual(box.leftFolders(), []);
+      } finally { box.cleanup(); }
+    });
+
+    it('refuses a mongod@VERSION mongodb-memory-server has no build of for this system, before anything starts', async function () {
+      const { DryMongoBinary } = require('mongodb-memory-server-core');
+      const { MongoBinaryDownloadUrl } = require('mongodb-memory-server-core/lib/util/MongoBinaryDownloadUrl');
+      const opts = await DryMongoBinary.generateOptions({ version: '6.0.14' });
+      const missing = await new MongoBinaryDownloadUrl(opts).getDownloadUrl().then(() => null, (err) => err);
+      if (!missing) {
+        process.stdout.write('      skipped: mongodb-memory-server has mongod 6.0.14 for this system\n');
+        this.skip();
+      }
+      const box = sandbox({ MONGOMS_SYSTEM_BINARY: '' });
+      try {
+        const result = await invokeOnFixture([fixture.name, '--server', 'mongod@6.0.14', '--out', box.out], { env: box.env });
+        assert.equal(result.code, 2, result.stderr);
+        assert.deepEqual(errorLines(result), [`UsageError: server 'mongod@6.0.14': mongodb-memory-server has no mongod 6.0.14 for ${missing.dist} (it has ${missing.available_versions}): set MONGOMS_SYSTEM_BINARY to a mongod 6.0.14`]);
+      } finally { box.cleanup(); }
+    });
+  });
+});
+
+describe('the mongod launcher on mongod', function () {
+  this.timeout(180000);
+  const bin = process.env.MONGOMS_SYSTEM_BINARY;
+  before(function () { skipUnless(this, 'mongod'); });
+  if (!notMongodReason(bin)) {
+    launcherTests({ binary: () => bin, asked: binaryVersion(bin), env: (extra) => ({ MONGOMS_SYSTEM_BINARY: bin, ...extra }), real: true });
+  } else {
+    it('runs where MONGOMS_SYSTEM_BINARY names a real mongod', () => {});
+  }
+});
