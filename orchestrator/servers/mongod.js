@@ -15,12 +15,15 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const debug = require('debug')('classics:mongod');
 const { ServerStartError } = require('../errors');
-const { makeTempDir, trackChild, onCleanup } = require('../processes');
+const { makeTempDir, trackChild, onCleanup, stopChild } = require('../processes');
 const { freePort } = require('./net');
 const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = require('./versions');
 
 /** mongod may take this long to say it is ready: recovery over a kept dbPath, or a loaded machine (MMS's default is 10 s). */
 const LAUNCH_TIMEOUT_MS = 60000;
+
+/** How long a stopping mongod may take (a checkpoint of a large cache) before it is killed. */
+const STOP_TIMEOUT_MS = 60000;
 
 /** A ServerStartError for a mongod that could not be had; `reason` is the part a fallback quotes. */
 function mongodStartError(reason, { logFile = null } = {}) {
@@ -29,14 +32,30 @@ function mongodStartError(reason, { logFile = null } = {}) {
   return err;
 }
 
-/** Runs fn with console.warn captured into `into`: the library warns on stderr as it works. */
+/**
+ * Runs fn with console.warn captured into `into` (and the debug log): the library warns on stderr
+ * as it works ("Possible version conflict", a SIGKILL after 10 s...), which would land in the
+ * middle of the kit's output. Captures may overlap (a download abandoned at its deadline goes on
+ * while the next server starts): console.warn is the library's own again once the last one ends.
+ */
+const capturing = new Set();
+let consoleWarn = null;
 async function capturingWarnings(into, fn) {
-  const warn = console.warn;
-  console.warn = (...args) => into.push(args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '));
+  if (!capturing.size) {
+    consoleWarn = console.warn;
+    console.warn = (...args) => {
+      const line = args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ');
+      debug('mongodb-memory-server warned: %s', line);
+      for (const entry of capturing) entry.into.push(line);
+    };
+  }
+  const entry = { into };
+  capturing.add(entry);
   try {
     return await fn();
   } finally {
-    console.warn = warn;
+    capturing.delete(entry);
+    if (!capturing.size) console.warn = consoleWarn;
   }
 }
 
@@ -82,18 +101,18 @@ function checkedVersion(bin, asked, what) {
 /**
  * What the kit can check before anything starts: the binary MONGOMS_SYSTEM_BINARY names (exists,
  * runs, is 4.4 or later, is the version a mongod@VERSION spec asks for), or, without one, that
- * MMS has a download of the version asked for on this system. Throws a ServerStartError.
+ * MMS has a download for this system of the version asked for (or of its default version).
+ * Throws a ServerStartError.
  */
 async function checkMongodSpec({ version }, config) {
   if (config.mongodSystemBinary) {
     checkedVersion(config.mongodSystemBinary, version, `MONGOMS_SYSTEM_BINARY=${config.mongodSystemBinary}`);
     return;
   }
-  if (!version) return;
   const { DryMongoBinary } = require('mongodb-memory-server-core');
   const { MongoBinaryDownloadUrl } = require('mongodb-memory-server-core/lib/util/MongoBinaryDownloadUrl');
   await capturingWarnings([], async () => {
-    const opts = await DryMongoBinary.generateOptions({ version });
+    const opts = await DryMongoBinary.generateOptions(version ? { version } : {});
     if (await DryMongoBinary.locateBinary(opts)) return; // downloaded before
     try {
       await new MongoBinaryDownloadUrl(opts).getDownloadUrl();
@@ -116,7 +135,7 @@ function reasonOf(err, version) {
   if (closed) return `mongod exited before it was ready (exit code ${closed[1]}, signal ${closed[2]})`;
   const said = /^Instance Failed to start with "([^"]*)"\. Original Error:\s*\n\s*(.*)/i.exec(message);
   if (said) return `mongod failed to start (${said[1]}): ${said[2].trim()}`;
-  if (name === 'DownloadError') return `mongodb-memory-server could not download mongod ${version || ''}: ${message.split('\n').slice(1).join(' ').trim() || message}`.replace(/\s+/g, ' ');
+  if (name === 'DownloadError') return `mongodb-memory-server could not download mongod ${version} (${(message.split('\n').slice(1).join(' ').trim() || message).replace(/\s+/g, ' ')})`;
   return message.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 2).join(' ');
 }
 
@@ -174,7 +193,8 @@ async function startMongod({ version = null, compressor = null, config, logDir =
       `getting a mongod binary took longer than ${Math.round(config.mongodDownloadTimeoutMs / 1000)} s`);
   } catch (err) {
     debug('getPath: %s; warnings: %o', err.message, warnings);
-    throw mongodStartError(reasonOf(err, version));
+    const { DryMongoBinary } = require('mongodb-memory-server-core');
+    throw mongodStartError(reasonOf(err, DryMongoBinary.getEnsuredOptions(binaryOpts).version));
   }
   if (!actual) {
     actual = checkedVersion(bin, version, `the mongod mongodb-memory-server gave (${bin})`);
@@ -211,8 +231,13 @@ async function startMongod({ version = null, compressor = null, config, logDir =
   instance.on('killerLaunched', () => debug('%s: mongod %s pid %d on port %d, %s', name, actual, instance.mongodProcess.pid, port, dbPath));
 
   const removeData = () => { if (!keepDir) fs.rmSync(dbPath, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); };
+  // MMS's stop sends SIGINT and SIGKILLs after 10 s (utils.killProcess), which can cut short a
+  // mongod checkpointing a large cache: the kit gives it STOP_TIMEOUT_MS first (a second Ctrl-C
+  // still kills it at once), then lets MMS stop what is left and its killer process.
   const stop = async () => {
-    await instance.stop();
+    const mongod = instance.mongodProcess;
+    if (mongod && mongod.exitCode === null && mongod.signalCode === null) await stopChild(mongod, 'SIGINT', STOP_TIMEOUT_MS);
+    await capturingWarnings(warnings, () => instance.stop());
     log.close();
   };
   // a Ctrl-C while it starts stops it as a started one would be (a second one kills it)

@@ -286,6 +286,27 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     } finally { box.cleanup(); }
   });
 
+  it('one Ctrl-C lets a mongod slow to stop finish (past mongodb-memory-server\'s 10 s), without a warning', async () => {
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_STOP_DELAY: '11' }));
+    let signalled = null;
+    try {
+      let stdout = '';
+      const result = await invokeOrchestrate(['serve', 'mongod'], {
+        env: box.env,
+        onSpawn: (child) => {
+          child.stdout.on('data', (d) => { stdout += d; });
+          whileRunning(child, () => / at mongodb:\/\//.test(stdout)).then((ok) => { signalled = Date.now(); child.kill(ok ? 'SIGINT' : 'SIGKILL'); });
+        },
+      });
+      const took = Date.now() - signalled;
+      assert.equal(result.code, 130, result.stderr);
+      assert.ok(took >= 11000, `the kit waited for mongod to stop (${took} ms), where mongodb-memory-server alone kills it at 10 s`);
+      assert.doesNotMatch(result.stderr, /SIGKILL/);
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
   it('embedded, when mongod never becomes ready, stops it and removes its folder before falling back, and says why', async () => {
     const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_TIMEOUT_MS: '4000' }));
     const during = {};
