@@ -2,9 +2,9 @@
 // A real mongod through mongodb-memory-server (MMS) 11: the binary it downloads, or the one named
 // by MONGOMS_SYSTEM_BINARY (which the library reads itself).
 //
-// The kit drives the library's MongoInstance (its spawn, its wait for mongod's "Waiting for
-// connections" line, its stop: SIGINT then SIGKILL after 10 s, and its killer process that stops
-// mongod if the kit dies) rather than MongoMemoryServer, because MongoMemoryServer hides the
+// The kit drives the library's MongoInstance (its binary lookup and --version check, its spawn,
+// its wait for mongod's "Waiting for connections" line, its stop, and its killer process that
+// stops mongod if the kit dies) rather than MongoMemoryServer, because MongoMemoryServer hides the
 // mongod process until the start has finished and its stop() does nothing while a start is under
 // way (MongoMemoryServer.stop returns early while `_instanceInfo` is unset, and `_instanceInfo` is
 // set only after MongoInstance.create resolves). The kit needs the process from the moment it
