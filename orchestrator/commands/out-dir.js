@@ -36,4 +36,9 @@ function makeOutDir(dir, option = '--out') {
   return target;
 }
 
-module.exports = { makeOutDir };
+/** A folder name for now, sortable and safe on every file system: 2026-11-23T12-00-00. */
+function timestamp() {
+  return new Date().toISOString().replace(/\..*$/, '').replace(/:/g, '-');
+}
+
+module.exports = { makeOutDir, timestamp };

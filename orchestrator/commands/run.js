@@ -16,7 +16,7 @@ const { SHELLS, DEFAULT_SHELL } = require('../run/shells');
 const { installSignalHandlers, cleanupAll } = require('../processes');
 const { hasResults } = require('../results/reader');
 const { parsePasses, parseSeed, parseSetting, collect } = require('./parse');
-const { makeOutDir } = require('./out-dir');
+const { makeOutDir, timestamp } = require('./out-dir');
 
 /** Every --set must name a size variable of a chosen scenario. */
 function checkOverrides(overrides, scenarios) {
@@ -24,10 +24,6 @@ function checkOverrides(overrides, scenarios) {
   for (const name of Object.keys(overrides)) {
     if (!known.has(name)) throw new UsageError(`--set ${name}: no chosen scenario has that size variable (they have: ${[...known].sort().join(', ')})`);
   }
-}
-
-function timestamp() {
-  return new Date().toISOString().replace(/\..*$/, '').replace(/:/g, '-');
 }
 
 /** A new run's folder: made, writable, and not already holding a run. */

@@ -5,7 +5,8 @@ const path = require('node:path');
 const { UsageError } = require('../errors');
 const { parseServerSpecs } = require('../servers/spec');
 const { discoverScenarios } = require('../scenarios');
-const { installSignalHandlers, makeTempDir } = require('../processes');
+const { installSignalHandlers } = require('../processes');
+const { makeOutDir, timestamp } = require('./out-dir');
 
 /** A first thing to try on the server: the first scenario's first script at its smoke size. */
 function pasteHint(uri, config) {
@@ -23,10 +24,11 @@ function register(program, { config, log, setResult }) {
       const { startServer } = require('../servers/start');
       const [spec] = parseServerSpecs([specText || 'embedded']);
       if (spec.kind === 'uri') throw new UsageError('serve starts a server: give embedded, mongod, mongod@VERSION, ferretdb or ferretdb-pg');
-      const logDir = makeTempDir('classics-serve-logs-');
+      // the server's log outlives it, so an error that points at it points at a file that is there
+      const logDir = makeOutDir(path.join(config.runsDir, `serve-${timestamp()}`, 'logs'));
       const stopped = new Promise((resolve) => { installSignalHandlers(resolve); });
       const server = await startServer(spec, { config, logDir, log });
-      log(`${spec.name}: ${server.description} at ${server.uri}`);
+      log(`${spec.name}: ${server.description} at ${server.uri} (its log: ${path.relative(process.cwd(), logDir)})`);
       const hint = pasteHint(server.uri, config);
       if (hint) log(hint);
       log('Ctrl-C stops it and removes its data.');

@@ -12,7 +12,7 @@ const { parseServerSpec, parseServerSpecs } = require('../servers/spec');
  * password the results do not hold).
  */
 function planResume(dir, opts) {
-  const { run, measurements, runId } = readRun(dir);
+  const { run, measurements, runId, servers } = readRun(dir);
   const p = run.params;
   if ((p.repeat || 1) > 1) throw new UsageError('--resume: runs with --repeat cannot be resumed; run them again');
   const given = new Map(parseServerSpecs(opts.server.length ? opts.server : []).map((s) => [s.name, s]));
@@ -27,6 +27,9 @@ function planResume(dir, opts) {
     if (!p.keepData) {
       throw new UsageError(`--resume: server '${recorded.name}' was started by the kit without --keep-data, so its data is gone; only runs with --keep-data or URI servers can be resumed`);
     }
+    // a kept dbPath is started again by the mongod version that wrote it, not by whatever is at hand now
+    const ran = servers.find((s) => s.server === recorded.name);
+    if (recorded.kind === 'mongod' && !recorded.version && ran?.product === 'MongoDB' && ran.version) return { ...recorded, version: ran.version };
     return recorded;
   });
   const done = new Map();
