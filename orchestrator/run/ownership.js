@@ -1,17 +1,40 @@
 'use strict';
 // The kit touches only databases of its own: named with its prefix and marked when it creates
 // them. A database with the prefix but no mark is someone else's, and the kit refuses it.
-// Clean-up drops the database, or, for a user allowed only readWrite (common on Atlas: it may drop
-// collections but not databases), every collection in it; a clean-up the server refuses is said in
-// one line and never turns a measured scenario into a failed one.
-const { NotOursError } = require('../errors');
+// Clean-up drops the database, or, for a user allowed only readWrite (common on Atlas: readWrite
+// grants dropCollection but not dropDatabase, src/mongo/db/auth/builtin_roles.yml), every
+// collection in it, the mark last; a clean-up the server refuses is said in one line and never
+// turns a measured scenario into a failed one.
+const { ClassicsError, NotOursError } = require('../errors');
 const { OWNER_MARK: MARK_COLLECTION } = require('../config');
 
 const MARK_ID = 'mongo-classics';
-const UNAUTHORIZED = 13;
+
+/**
+ * Whether the server refused an operation for want of a privilege: mongod answers code 13
+ * (Unauthorized) to a command the user's roles do not allow; Atlas's shared and Flex tiers answer
+ * through a proxy, with code 8000 (AtlasError) and "user is not allowed to do action [...]" or
+ * "(Unauthorized) not authorized on ...".
+ */
+function isRefused(err) {
+  if (!err) return false;
+  if (err.code === 13 || err.codeName === 'Unauthorized') return true;
+  if (err.code === 8000 || err.codeName === 'AtlasError') return /not allowed|not authori[sz]ed|unauthori[sz]ed/i.test(err.message || '');
+  return false;
+}
+
+/** The refusal in a few words: the server's code name, or its message's first line. */
+function refusalText(err) {
+  return err.codeName && err.codeName !== 'AtlasError' ? err.codeName : String(err.message || err).split('\n')[0];
+}
 
 function assertPrefixed(name, prefix) {
   if (!name.startsWith(prefix)) throw new NotOursError(`database ${name} does not start with ${prefix}: the kit writes only to its own databases`);
+}
+
+/** What to say when the user may not use one of the kit's databases at all. */
+function notAllowed(name, err) {
+  return new ClassicsError(`the server refused the kit its database ${name} (${refusalText(err)}): the user needs readWrite on ${name}, or readWriteAnyDatabase`, { cause: err });
 }
 
 async function isMarked(db) {
@@ -23,11 +46,14 @@ async function emptyDatabase(db) {
   try {
     await db.dropDatabase();
   } catch (err) {
-    if (err.code !== UNAUTHORIZED) throw err;
-    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-    // the mark goes last, so a clean-up cut short still leaves the database recognisably the kit's
+    if (!isRefused(err)) throw err;
+    // system.* collections are the server's (a readWrite user may not drop them, and the kit
+    // makes none); the mark goes last, so a clean-up cut short still leaves the database
+    // recognisably the kit's
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).filter((n) => !n.startsWith('system.'));
     for (const name of names.filter((n) => n !== MARK_COLLECTION).concat(names.includes(MARK_COLLECTION) ? [MARK_COLLECTION] : [])) {
-      await db.collection(name).drop().catch((e) => { if (e.codeName !== 'NamespaceNotFound') throw e; });
+      // the driver already takes a missing collection (NamespaceNotFound) as dropped
+      await db.collection(name).drop();
     }
   }
 }
@@ -39,14 +65,18 @@ async function emptyDatabase(db) {
 async function claimDatabase(client, name, { prefix, runId }) {
   assertPrefixed(name, prefix);
   const db = client.db(name);
-  const collections = await db.listCollections({}, { nameOnly: true }).toArray();
-  if (collections.length) {
-    if (!(await isMarked(db))) {
-      throw new NotOursError(`database ${name} exists and was not created by mongo-classics (no ${MARK_COLLECTION} mark): the kit will not drop or write it`);
+  try {
+    const collections = await db.listCollections({}, { nameOnly: true }).toArray();
+    if (collections.length) {
+      if (!(await isMarked(db))) {
+        throw new NotOursError(`database ${name} exists and was not created by mongo-classics (no ${MARK_COLLECTION} mark): the kit will not drop or write it`);
+      }
+      await emptyDatabase(db);
     }
-    await emptyDatabase(db);
+    await markDatabase(db, runId);
+  } catch (err) {
+    throw isRefused(err) ? notAllowed(name, err) : err;
   }
-  await markDatabase(db, runId);
   return db;
 }
 
@@ -70,8 +100,10 @@ async function dropOwnedDatabase(client, name, { prefix }) {
     if (await isMarked(db)) await emptyDatabase(db);
     return null;
   } catch (err) {
-    return `could not drop the kit's database ${name} after the run (${err.codeName || err.message}); drop it yourself when you are done`;
+    return `could not drop the kit's database ${name} after the run (${refusalText(err)}); drop it yourself when you are done`;
   }
 }
 
-module.exports = { claimDatabase, markDatabase, dropOwnedDatabase, emptyDatabase, MARK_COLLECTION };
+module.exports = {
+  claimDatabase, markDatabase, dropOwnedDatabase, emptyDatabase, isRefused, refusalText, MARK_COLLECTION,
+};
