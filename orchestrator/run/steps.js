@@ -4,7 +4,7 @@
 // step is recorded and ends the scenario on that server (later passes build on it).
 const path = require('node:path');
 const { runShellScript } = require('./shells');
-const { readCollectionStats, settleSizes, ServerTime } = require('./stats');
+const { readCollectionStats, checkpointPolicy, settleSizes, ServerTime } = require('./stats');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
 const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
@@ -59,13 +59,16 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
   return combineWorkerLines(lines, step.combineBy || ['collection']);
 }
 
-/** The collection stats after a step, with the server's own time on each collection over it. */
-async function readStepStats({ scenario, client, db, serverTime, server }) {
-  const sizesAt = await settleSizes(client, { forceCheckpoint: server.started && server.product === 'MongoDB' });
+/**
+ * The collection stats after a step, with the server's own time on each collection over it and
+ * what the sizes stand for; a read the server refuses is said once (`say`), and the step stands.
+ */
+async function readStepStats({ scenario, client, db, serverTime, server, say }) {
+  const sizesAt = await settleSizes(client, checkpointPolicy(server));
   const stats = {};
   for (const collection of scenario.collections) {
-    const time = await serverTime.delta(collection);
-    stats[collection] = { ...(await readCollectionStats(db, collection)), sizesAt, ...(time || {}) };
+    const { exists, time } = await serverTime.delta(collection);
+    stats[collection] = { ...(await readCollectionStats(db, collection, { exists, say })), ...(sizesAt ? { sizesAt } : {}), ...(time || {}) };
   }
   // the kit's own reads above are not the next step's
   for (const collection of scenario.collections) await serverTime.rebase(collection);
@@ -76,7 +79,9 @@ async function runScenario({ scenario, server, client, plan, options, results, p
   const resumed = await resumePoint({ scenario, server, client, resume: options.resume });
   const db = resumed ? client.db(scenario.database) : await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const expected = Object.fromEntries(scenario.collections.map((c) => [c, resumed?.counts[c]?.expectedCount ?? 0]));
-  const serverTime = new ServerTime(db);
+  const said = new Set();
+  const say = (line) => { if (!said.has(line)) { said.add(line); options.log(`${server.name} · ${scenario.name}: ${line}`); } };
+  const serverTime = new ServerTime(db, { say });
   for (const collection of scenario.collections) await serverTime.rebase(collection);
   let failures = 0;
 
@@ -97,7 +102,10 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
-        const stats = step.stats === false ? {} : await readStepStats({ scenario, client, db, serverTime, server });
+        let stats = {};
+        if (step.stats !== false) stats = await readStepStats({ scenario, client, db, serverTime, server, say });
+        // a step without stats still ends where the next step's server time starts
+        else for (const collection of scenario.collections) await serverTime.rebase(collection);
         for (const m of measurements) {
           const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
@@ -106,7 +114,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
             if (Number.isInteger(m.inserted) && Number.isInteger(m.removed)) {
               expected[m.collection] += m.inserted - m.removed;
               record.expectedCount = expected[m.collection];
-              record.countOk = record.count === record.expectedCount;
+              if (record.count !== undefined) record.countOk = record.count === record.expectedCount;
             }
           }
           results.append(record);
