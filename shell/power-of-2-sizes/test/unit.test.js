@@ -33,6 +33,9 @@ function sharedBlocksHeldEqual(dir) {
         }
       });
     }
+    it('no script drops its database: the kit\'s ownership mark lives there, and a readWrite user may not', () => {
+      for (const file of mine) assert.doesNotMatch(fs.readFileSync(path.join(dir, file), 'utf8'), /dropDatabase\(/, file);
+    });
     it('every script says what the era did with its writes (Writes:)', () => {
       for (const file of mine) {
         const head = fs.readFileSync(path.join(dir, file), 'utf8').split('\n').slice(0, 60).join('\n');
