@@ -4,8 +4,8 @@
 // be tested here (the server lacks the feature, or the size is too small to tell). A verdict
 // names the margin that decides it and puts the measured figure beside the published one.
 // A finding with source "kit" is a question the kit asks of today's servers, not the article's
-// claim; one with publishedOnly has no check (what it compares cannot be run today) and is shown
-// as the article printed it.
+// claim; one whose check is publishedOnly compares what no server today can run (TokuMX) and is
+// shown as the article printed it, with why.
 const { matches } = require('./tables');
 const { aggregateRepeats } = require('../results/repeats');
 
@@ -200,7 +200,12 @@ function near(check, records) {
   return { status: worst > 2 * check.tolerance ? FAILS : INCONCLUSIVE, measured };
 }
 
-const CHECKS = { crossing, ratio, growth, near };
+/** A finding about something no server today runs: shown as the article published it, with why. */
+function publishedOnly(check) {
+  return { status: PUBLISHED_ONLY, measured: check.reason };
+}
+
+const CHECKS = { crossing, ratio, growth, near, publishedOnly };
 
 /**
  * What the server did that a reader needs beside the figure (the write concern it took, how it
@@ -218,7 +223,7 @@ function contextOf(finding, records) {
 
 /** One finding on one server's records (all: the scenario's records on every server). */
 function judge(finding, records, all = records) {
-  if (finding.publishedOnly) return { status: PUBLISHED_ONLY, measured: finding.publishedOnly };
+  if (finding.check.kind === 'publishedOnly') return publishedOnly(finding.check);
   const why = unmet(finding.requires, records);
   const check = CHECKS[finding.check.kind];
   if (!check) throw new Error(`finding ${finding.id}: no check of kind ${finding.check.kind}`);
@@ -240,7 +245,7 @@ function verdictsFor(scenarios, measurements) {
     const measured = aggregateRepeats(measurements.filter((m) => m.scenario === scenario.name), scenario, findings);
     const servers = [...new Set(measured.map((m) => m.server))];
     for (const finding of findings) {
-      if (finding.publishedOnly) {
+      if (finding.check.kind === 'publishedOnly') {
         out.push({ scenario: scenario.name, finding, server: 'the article\'s', ...judge(finding, []) });
         continue;
       }
@@ -290,7 +295,7 @@ function verdictsMarkdown(verdicts) {
   if (!verdicts.length) return '';
   const claim = (f) => (f.source === 'kit' ? `*the kit's question, not the article's:* ${f.claim}` : f.claim);
   const rows = verdicts.map((v) => `| ${v.scenario} | ${claim(v.finding)} | ${v.server} | **${v.status}** | ${v.measured} | ${v.finding.published} |`);
-  const rules = [...new Map(verdicts.filter((v) => v.finding.decidedBy).map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()];
+  const rules = [...new Map(verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()];
   return [
     '## Verdicts',
     'Each article\'s headline findings, checked on this run. *Inconclusive* means the measurement fell inside the margin that decides the finding; *cannot be tested here* says why, and what was measured instead; *published only* is a finding the article made about something no server today can run. Rows marked as the kit\'s question are not the article\'s claims.',
@@ -299,4 +304,4 @@ function verdictsMarkdown(verdicts) {
   ].join('\n\n');
 }
 
-module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY };
+module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY, CHECK_KINDS: Object.keys(CHECKS) };

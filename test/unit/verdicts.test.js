@@ -194,9 +194,8 @@ describe('verdicts', () => {
     const missing = [];
     for (const s of scenarios) {
       for (const f of s.loadPublished().findings || []) {
-        const needs = f.publishedOnly ? ['id', 'claim', 'published'] : ['id', 'claim', 'published', 'decidedBy', 'check'];
-        for (const field of needs) if (!f[field]) missing.push(`${s.name}/${f.id}: ${field}`);
-        if (f.publishedOnly && f.check) missing.push(`${s.name}/${f.id}: a published-only finding has no check`);
+        for (const field of ['id', 'claim', 'published', 'decidedBy', 'check']) if (!f[field]) missing.push(`${s.name}/${f.id}: ${field}`);
+        if (f.check?.kind === 'publishedOnly' && !f.check.reason) missing.push(`${s.name}/${f.id}: a published-only finding says why it cannot be measured`);
       }
     }
     assert.deepEqual(missing, []);
@@ -206,7 +205,7 @@ describe('verdicts', () => {
   it('every checked finding has a crafted case for every outcome (a new finding needs its tests)', () => {
     const missing = [];
     for (const s of scenarios) {
-      for (const f of (s.loadPublished().findings || []).filter((x) => !x.publishedOnly)) {
+      for (const f of (s.loadPublished().findings || []).filter((x) => x.check.kind !== 'publishedOnly')) {
         for (const outcome of [HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE]) if (!CASES[s.name]?.[f.id]?.[outcome]) missing.push(`${s.name}/${f.id}: ${outcome}`);
       }
     }
@@ -216,11 +215,11 @@ describe('verdicts', () => {
   for (const s of scenarios) {
     for (const f of s.loadPublished().findings || []) {
       describe(`${s.name} · ${f.id}`, () => {
-        if (f.publishedOnly) {
+        if (f.check.kind === 'publishedOnly') {
           it('is shown as the article published it, with why it cannot be run', () => {
             const v = verdictOn(s.name, f.id, { records: [], server: 'the article\'s' });
             assert.equal(v.status, PUBLISHED_ONLY);
-            assert.equal(v.measured, f.publishedOnly);
+            assert.equal(v.measured, f.check.reason);
           });
           return;
         }
