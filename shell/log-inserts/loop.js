@@ -178,7 +178,8 @@ function upsertCost(client, collectionName) {
 
 /** A client with a pool of one connection, connected before any clock starts. */
 function ownConnection() {
-  var uri = db.getMongo().getURI();
+  // the shell's own URI, with any pool size of its own replaced by one connection
+  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
   var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
   client.getDB('admin').runCommand({ ping: 1 });
   return client;
