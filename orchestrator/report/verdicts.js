@@ -43,7 +43,8 @@ function getPath(record, dotted) {
 
 /**
  * A finding's precondition: a field some record must carry with a value (equals), or reach
- * (atLeast: the size must be large enough to tell), else the finding is untestable here.
+ * (atLeast: the size must be large enough to tell; `of` names the threshold, the article's by
+ * default), else the finding is untestable here. A list must all be met.
  */
 function unmet(requires, records) {
   if (!requires) return null;
@@ -52,7 +53,7 @@ function unmet(requires, records) {
   if (!values.length) return `${requires.else} (no ${requires.field} recorded)`;
   if (requires.atLeast !== undefined) {
     const max = Math.max(...values);
-    return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, the article's ${requires.atLeast})`;
+    return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, ${requires.of || 'the article\'s'} ${requires.atLeast})`;
   }
   return values.some((v) => v === requires.equals) ? null : `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')})`;
 }

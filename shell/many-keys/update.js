@@ -226,14 +226,17 @@ function updatePlan(dbHandle, collectionName, q, u, upsert) {
     };
   }
   if (planner.Plan) {
-    // FerretDB: PostgreSQL's plan for the rows it reads, and whether the filter went with it
-    var pg = planner.Plan;
+    // FerretDB: its backend's plan for the rows it reads (PostgreSQL's EXPLAIN, or SQLite's EXPLAIN
+    // QUERY PLAN lines), and whether the filter went with it
     var pushed = res.filterPushdown === true;
+    var backend = Array.isArray(planner.Plan)
+      ? 'SQLite ' + planner.Plan.map(function (line) { return String(line).replace(/^.*detail=/, ''); }).join('; ')
+      : 'PostgreSQL ' + planner.Plan['Node Type'] + (planner.Plan['Index Name'] ? ' on ' + planner.Plan['Index Name'] : '');
     return {
-      text: 'FerretDB: PostgreSQL ' + pg['Node Type'] + (pg['Index Name'] ? ' on ' + pg['Index Name'] : '') +
-        (pushed ? ', the filter pushed down to PostgreSQL' : ', the filter not pushed down: FerretDB reads every document of the collection and matches it itself'),
-      stages: [pg['Node Type']], keysExamined: null, docsExamined: null,
-      scan: !pushed || pg['Node Type'] === 'Seq Scan'
+      text: 'FerretDB: ' + backend +
+        (pushed ? ', the filter pushed down to the backend' : ', the filter not pushed down: FerretDB reads every document of the collection and matches it itself'),
+      stages: [backend], keysExamined: null, docsExamined: null,
+      scan: !pushed || /Seq Scan|SCAN /.test(backend)
     };
   }
   return { text: 'explain gave no plan the script can read: ' + JSON.stringify(planner).slice(0, 200), stages: null, keysExamined: null, docsExamined: null, scan: null };

@@ -219,11 +219,13 @@ function dataBytes() {
 /** Cuts the WiredTiger cache to mb where this script may and can; says what it did and why. */
 function lowerCache(mb) {
   var result = lowerCacheTo(mb);
+  // against the cache asked for, cut or not: whether the data would outgrow it
   var bytes = dataBytes();
+  var cacheBytes = mb * 1024 * 1024;
   result.dataBytes = bytes;
-  result.dataPerCache = bytes !== null && result.cacheBytes ? Math.round(bytes / result.cacheBytes * 100) / 100 : null;
-  if (result.dataPerCache !== null && result.dataPerCache < 1) {
-    result.reason += '; the data and indexes (' + bytes + ' bytes) fit in it ' + (Math.round(result.cacheBytes / bytes * 10) / 10) + ' times over, so the reads ran from the cache all the same';
+  result.dataPerCache = bytes !== null ? Math.round(bytes / cacheBytes * 1000) / 1000 : null;
+  if (result.outcome === 'applied' && result.dataPerCache !== null && result.dataPerCache < 1) {
+    result.reason += '; the data and indexes (' + bytes + ' bytes) fit in it ' + (Math.round(cacheBytes / bytes * 10) / 10) + ' times over, so the reads ran from the cache all the same';
   }
   return result;
 }

@@ -148,7 +148,8 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
           assert.equal(update.keysExamined, 1);
           assert.equal(update.planScans, false);
         } else {
-          assert.match(update.plan, /^FerretDB: PostgreSQL /);
+          assert.match(update.plan, /^FerretDB: (PostgreSQL|SQLite) \w+/);
+          assert.doesNotMatch(update.plan, /undefined/);
           assert.equal(typeof update.planScans, 'boolean');
         }
       }
