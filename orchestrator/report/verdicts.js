@@ -3,6 +3,9 @@
 // run's measurements: holds, does not hold, inconclusive (inside the finding's margin), or cannot
 // be tested here (the server lacks the feature, or the size is too small to tell). A verdict
 // names the margin that decides it and puts the measured figure beside the published one.
+// A finding with source "kit" is a question the kit asks of today's servers, not the article's
+// claim; one whose check is publishedOnly compares what no server today can run (TokuMX) and is
+// shown as the article printed it, with why.
 const { matches } = require('./tables');
 const { aggregateRepeats } = require('../results/repeats');
 
@@ -10,6 +13,7 @@ const HOLDS = 'holds';
 const FAILS = 'does not hold';
 const INCONCLUSIVE = 'inconclusive';
 const UNTESTABLE = 'cannot be tested here';
+const PUBLISHED_ONLY = 'published only';
 
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const times = (x) => `${x.toFixed(2)}×`;
@@ -39,15 +43,17 @@ function getPath(record, dotted) {
 
 /**
  * A finding's precondition: a field some record must carry with a value (equals), or reach
- * (atLeast: the size must be large enough to tell), else the finding is untestable here.
+ * (atLeast: the size must be large enough to tell; `of` names the threshold, the article's by
+ * default), else the finding is untestable here. A list must all be met.
  */
 function unmet(requires, records) {
   if (!requires) return null;
+  if (Array.isArray(requires)) return requires.map((r) => unmet(r, records)).filter(Boolean).join('; ') || null;
   const values = records.map((r) => getPath(r, requires.field)).filter((v) => v !== undefined && v !== null);
   if (!values.length) return `${requires.else} (no ${requires.field} recorded)`;
   if (requires.atLeast !== undefined) {
     const max = Math.max(...values);
-    return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, the article's ${requires.atLeast})`;
+    return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, ${requires.of || 'the article\'s'} ${requires.atLeast})`;
   }
   return values.some((v) => v === requires.equals) ? null : `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')})`;
 }
@@ -85,10 +91,10 @@ function crossing(check, records) {
 function ratioStatus(r, check) {
   if (check.atMost !== undefined) {
     if (r <= check.atMost) return HOLDS;
-    return r >= 1 - check.margin ? FAILS : INCONCLUSIVE;
+    return r >= (check.failAtLeast ?? 1 - check.margin) ? FAILS : INCONCLUSIVE;
   }
   if (r >= check.atLeast) return HOLDS;
-  return r <= 1 + check.margin ? FAILS : INCONCLUSIVE;
+  return r <= (check.failAtMost ?? 1 + check.margin) ? FAILS : INCONCLUSIVE;
 }
 
 /**
@@ -109,10 +115,23 @@ function ratioOf(num, den, check, label, range = null) {
 }
 
 /**
+ * The records of num and den whose pairBy fields have a measured value on both sides, so a sum
+ * compares the same cells (a cell refused on one side drops out of both).
+ */
+function paired(records, check) {
+  const keyOf = (r) => JSON.stringify(check.pairBy.map((f) => r[f]));
+  const keys = (where) => new Set(pick(records, where).filter((r) => Number.isFinite(r[check.field])).map(keyOf));
+  const a = keys(check.num);
+  const b = keys(check.den);
+  return records.filter((r) => !(matches(r, { where: check.num }) || matches(r, { where: check.den })) || (a.has(keyOf(r)) && b.has(keyOf(r))));
+}
+
+/**
  * A ratio of one measured value to another on one server; a side with fromServer takes its value
  * from that server's records instead (the SQL baseline against each MongoDB server).
  */
 function ratio(check, records, all = records) {
+  if (check.pairBy) records = paired(records, check);
   const side = (sel) => {
     const { fromServer, ...where } = sel;
     return valueOf(fromServer ? all.filter((r) => r.server === fromServer) : records, where, check.field, check.sum);
@@ -159,28 +178,61 @@ function growth(check, records) {
   return { status: INCONCLUSIVE, measured };
 }
 
-/** Two values about equal: holds within tolerance of each other, does not hold past twice it. */
+/**
+ * Two values about equal: holds within tolerance of each other, does not hold past twice it. With
+ * x and at, num and den are compared at each of those x and the farthest apart decides.
+ */
 function near(check, records) {
-  const num = valueOf(records, check.num, check.field, check.sum);
-  const den = valueOf(records, check.den, check.field, check.sum);
-  if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: 'not measured' };
-  const r = num / den;
-  const off = Math.abs(r - 1);
-  const measured = `${times(r)} (${check.field}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')})`;
-  if (off <= check.tolerance) return { status: HOLDS, measured };
-  return { status: off > 2 * check.tolerance ? FAILS : INCONCLUSIVE, measured };
+  const points = check.at ? check.at.map((x) => ({ x, num: { ...check.num, [check.x]: x }, den: { ...check.den, [check.x]: x } })) : [{ num: check.num, den: check.den }];
+  const seen = [];
+  for (const p of points) {
+    const num = valueOf(records, p.num, check.field, check.sum);
+    const den = valueOf(records, p.den, check.field, check.sum);
+    if (num === null || den === null || den === 0) {
+      const where = p.x === undefined ? '' : ` at ${p.x} ${check.x}`;
+      return { status: UNTESTABLE, measured: `not measured${where}${seen.length ? `; ${seen.map((s) => s.text).join(', ')}` : ''}` };
+    }
+    const r = num / den;
+    seen.push({ r, text: `${times(r)}${p.x === undefined ? '' : ` at ${p.x} ${check.x}`} (${check.field}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')})` });
+  }
+  const worst = Math.max(...seen.map((s) => Math.abs(s.r - 1)));
+  const measured = seen.map((s) => s.text).join(', ');
+  if (worst <= check.tolerance) return { status: HOLDS, measured };
+  return { status: worst > 2 * check.tolerance ? FAILS : INCONCLUSIVE, measured };
 }
 
-const CHECKS = { crossing, ratio, growth, near };
+/** A finding about something no server today runs: shown as the article published it, with why. */
+function publishedOnly(check) {
+  return { status: PUBLISHED_ONLY, measured: check.reason };
+}
+
+const CHECKS = { crossing, ratio, growth, near, publishedOnly };
+
+/**
+ * What the server did that a reader needs beside the figure (the write concern it took, how it
+ * found a document): each context field's distinct values on the records that carry it.
+ */
+function contextOf(finding, records) {
+  const parts = [];
+  for (const c of finding.context || []) {
+    const values = [...new Set(pick(records, c.where || {}).map((r) => getPath(r, c.field)).filter((v) => v !== undefined && v !== null)
+      .map((v) => (typeof v === 'object' ? [v.outcome, v.reason].filter(Boolean).join(': ') : String(v))))];
+    if (values.length) parts.push(`${c.label}: ${values.join('; ')}`);
+  }
+  return parts.join('; ');
+}
 
 /** One finding on one server's records (all: the scenario's records on every server). */
 function judge(finding, records, all = records) {
+  if (finding.check.kind === 'publishedOnly') return publishedOnly(finding.check);
   const why = unmet(finding.requires, records);
   const check = CHECKS[finding.check.kind];
   if (!check) throw new Error(`finding ${finding.id}: no check of kind ${finding.check.kind}`);
   const result = check(finding.check, records, all);
-  if (why) return { status: UNTESTABLE, measured: `${why}; measured instead: ${result.measured}` };
-  return result;
+  const context = contextOf(finding, records);
+  const measured = context ? `${result.measured} [${context}]` : result.measured;
+  if (why) return { status: UNTESTABLE, measured: `${why}; measured instead: ${measured}` };
+  return { ...result, measured };
 }
 
 /**
@@ -194,13 +246,17 @@ function verdictsFor(scenarios, measurements) {
     const measured = aggregateRepeats(measurements.filter((m) => m.scenario === scenario.name), scenario, findings);
     const servers = [...new Set(measured.map((m) => m.server))];
     for (const finding of findings) {
+      if (finding.check.kind === 'publishedOnly') {
+        out.push({ scenario: scenario.name, finding, server: 'the article\'s', ...judge(finding, []) });
+        continue;
+      }
       if (finding.across) {
         out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measured) });
         continue;
       }
       const all = measured;
       // a scenario's SQL baseline is what MongoDB servers are held against, not a server judged
-      const referenceServers = [scenario.baseline?.server, finding.check.num?.fromServer, finding.check.den?.fromServer].filter(Boolean);
+      const referenceServers = [scenario.baseline?.server, finding.check?.num?.fromServer, finding.check?.den?.fromServer].filter(Boolean);
       for (const server of servers.filter((s) => !referenceServers.includes(s))) {
         out.push({ scenario: scenario.name, finding, server, ...judge(finding, all.filter((m) => m.server === server), all) });
       }
@@ -224,21 +280,29 @@ function judgeAcross(finding, records) {
   const va = valueOf(num, finding.check.where || {}, finding.check.field);
   const vb = valueOf(den, finding.check.where || {}, finding.check.field);
   if (va === null || vb === null) return { status: UNTESTABLE, measured: 'not measured on both' };
-  return ratioOf(va, vb, finding.check, `${finding.check.field} on ${sa} / on ${sb}`);
+  const result = ratioOf(va, vb, finding.check, `${finding.check.field} on ${sa} / on ${sb}`);
+  // other servers of the run shown beside, against the same reference (snappy beside zstd)
+  const beside = (finding.across.also || []).map((o) => {
+    const so = serverOf(o.select);
+    const vo = so ? valueOf(records.filter((r) => r.server === so), finding.check.where || {}, finding.check.field) : null;
+    return vo === null ? null : `${o.label} (${so}): ${times(vo / vb)}`;
+  }).filter(Boolean);
+  return beside.length ? { ...result, measured: `${result.measured}; beside it ${beside.join(', ')}` } : result;
 }
 
 
 /** The verdicts as a markdown table, with how each is decided. */
 function verdictsMarkdown(verdicts) {
   if (!verdicts.length) return '';
-  const rows = verdicts.map((v) => `| ${v.scenario} | ${v.finding.claim} | ${v.server} | **${v.status}** | ${v.measured} | ${v.finding.published} |`);
+  const claim = (f) => (f.source === 'kit' ? `*the kit's question, not the article's:* ${f.claim}` : f.claim);
+  const rows = verdicts.map((v) => `| ${v.scenario} | ${claim(v.finding)} | ${v.server} | **${v.status}** | ${v.measured} | ${v.finding.published} |`);
   const rules = [...new Map(verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()];
   return [
     '## Verdicts',
-    'Each article\'s headline findings, checked on this run. *Inconclusive* means the measurement fell inside the margin that decides the finding; *cannot be tested here* says why.',
+    'Each article\'s headline findings, checked on this run. *Inconclusive* means the measurement fell inside the margin that decides the finding; *cannot be tested here* says why, and what was measured instead; *published only* is a finding the article made about something no server today can run. Rows marked as the kit\'s question are not the article\'s claims.',
     ['| scenario | finding | server | verdict | measured | article |', '|---|---|---|---|---|---|', ...rows].join('\n'),
     `How each is decided:\n${rules.join('\n')}`,
   ].join('\n\n');
 }
 
-module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, CHECK_KINDS: Object.keys(CHECKS) };
+module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY, CHECK_KINDS: Object.keys(CHECKS) };

@@ -1,35 +1,35 @@
 // mongo-classics · embedded-comments · bench.js
-// Article:  "Mongodb内嵌文档插入性能评测" (insert performance of embedded documents), marlonyao,
-//           iteye.com, 2012 (shared/seeds/001_5d3979a17deed5ea.txt). MongoDB 1.8, Python/pymongo.
+// Article:  "Mongodb内嵌文档插入性能评测" (insert performance of embedded documents), marlonyao's
+//           blog on iteye.com, 2012 (its own address was not recovered; a repost is at
+//           https://aiyiweb.com/sjkjc/53218). MongoDB 1.8, Python/pymongo.
 // Measures: the time to write TOTAL comments of COMMENT_LEN characters, for 1, 10, 100, 1000,
 //           10000 comments per blog (TOTAL/n blogs): embedded (insert each blog, then $push its
 //           comments one update at a time) and separate (insert each comment as its own document
 //           in blog.comments); first with unacknowledged writes (the article's default), then
-//           with acknowledged ones (the article's safe=True). The database is dropped before
-//           every cell; each cell is timed from before its loop to after it.
+//           with acknowledged ones (the article's safe=True). Each cell starts from empty
+//           collections and is timed from before its loop to after it.
+// Writes:   pymongo's Connection sent every write without waiting unless safe=True, on one
+//           socket, so its writes reached the server in order and its clock (time.time())
+//           stopped when the last write was sent; safe=True waited for getLastError after each.
+//           The kit gives each cell a connection of its own (a pool of one, so a w:0 blog insert
+//           cannot race the $push after it on another connection) and sends the unsafe table's
+//           writes with w:0 where the server takes them (mongod): seconds is the article's clock,
+//           appliedSeconds the time until a command sent after the last write on that connection
+//           returned, which is once the server has applied them all. A server that answers w:0
+//           writes (FerretDB 1.24) gets w:1 in the unsafe table too, and every JSON line says
+//           which (writeConcern, unacknowledged); the safe table is w:1 everywhere.
 // Faithful: the article's loops, documents ({_id: c, title: 'Mongodb Benchmark'}, {comment:
 //           'a' * 1000}), counts (count = TOTAL / n), order (every embedded cell, then every
 //           separate cell; the unsafe table, then the safe one), timing points and printed
 //           tables. Its quirk too: insert_embbded_comments inserts the blog without safe=, so
 //           even the safe run inserts blogs unacknowledged and only the $push is acknowledged.
-//           seconds is the article's clock (new Date(), as time.time(); for w:0 that is when
-//           the last write was sent).
+//           seconds is the article's clock (new Date(), as time.time()).
 // Changes:  - Runs in its own database (DB_NAME, prefix classics_), not 'bench'.
+//           - The article dropped the database before every cell; the kit drops the cell's two
+//             collections, which leaves the kit's ownership mark in the database and needs no
+//             dropDatabase privilege.
 //           - w:0 / w:1 write concerns on insertOne/updateOne for pymongo's safe=False/True
 //             (getLastError after each write); the same single-document writes.
-//           - An unacknowledged cell is not over when its last write is sent: the script polls,
-//             from the same shell, the blogs and comments written (sum of array lengths) or the
-//             comments counted, every POLL_MS, until they reach what the cell wrote, and reports
-//             that time as appliedSeconds beside the article's seconds. Polling, because a
-//             "no-op with w:1 on the same connection" cannot be relied on from mongosh: its
-//             writes go through a connection pool, so the no-op may take another connection.
-//             If nothing more is applied for STALL_MS the cell is recorded as incomplete.
-//           - Modern drivers send w:0 writes fire-and-forget (OP_MSG moreToCome). A server that
-//             answers them anyway (FerretDB 1.x) makes the driver drop the connection and the
-//             writes queued behind are lost. A probe of PROBE_WRITES w:0 inserts on a throwaway
-//             connection tells; where it loses writes, the unacknowledged cells are recorded as
-//             refused with the evidence, and the safe run's blog inserts are acknowledged (the
-//             record says which was used).
 //           - A write the server refuses (a blog past the 16 MB limit, or a server's own limit)
 //             ends its cell, recorded as {refused: true, reason} instead of a crash.
 //           - After each cell (untimed) the script counts what was written and the largest blog
@@ -47,9 +47,6 @@ if (typeof TOTAL === 'undefined') var TOTAL = 10000;
 if (typeof COMMENT_LEN === 'undefined') var COMMENT_LEN = 1000;
 if (typeof PER_BLOG === 'undefined') var PER_BLOG = null;
 if (typeof MODES === 'undefined') var MODES = ['unsafe', 'safe'];
-if (typeof POLL_MS === 'undefined') var POLL_MS = 10;
-if (typeof STALL_MS === 'undefined') var STALL_MS = 30000;
-if (typeof PROBE_WRITES === 'undefined') var PROBE_WRITES = 64;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_embedded_comments';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
@@ -57,8 +54,7 @@ if (typeof SEED === 'undefined') var SEED = null;
 db = db.getSiblingDB(DB_NAME);
 
 var SCENARIO = 'embedded-comments';
-var UNACKNOWLEDGED = { w: 0 };
-var ACKNOWLEDGED = { w: 1 };
+var COLLECTIONS = ['blog', 'blog.comments'];
 
 function powersOfTenUpTo(n) {
   var list = [];
@@ -77,70 +73,80 @@ function pad(text, width) {
   return text;
 }
 
-// ---- what the server does with fire-and-forget writes -------------------------------------
+// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
+// server handles one connection's requests one after another (mongod: "A SessionWorkflow can
+// only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
+// sent on the same connection after w:0 writes is answered only once they are applied: the
+// barrier below. mongosh's own `db` draws from a pool, where two writes may take two
+// connections; the timed writes go on a client of their own whose pool holds one connection.
 
-// A throwaway connection for w:0 probes: a server that answers fire-and-forget writes leaves
-// replies on it that no one asked for, and they must not reach the shell's own connection.
-function throwawayDb() {
-  try {
-    var client = new Mongo(db.getMongo().getURI());
-    return { db: client.getDB(DB_NAME), close: function () { try { client.close(); } catch (e) { /* already dropped */ } } };
-  } catch (e) {
-    return null;
-  }
+/** A client with a pool of one connection, connected before any clock starts. */
+function ownConnection() {
+  // the shell's own URI, with any pool size of its own replaced by one connection
+  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+  client.getDB('admin').runCommand({ ping: 1 });
+  return client;
 }
 
-// Two checks: whether the server answers a w:0 write (a ping after it, on the same connection,
-// then gets the insert's reply {n: 1}), and whether PROBE_WRITES w:0 inserts are all applied.
-function probeUnacknowledgedWrites() {
-  var probe = db.getCollection('unacknowledgedProbe');
-  probe.drop();
-  var first = throwawayDb();
-  var second = throwawayDb();
-  if (!first || !second) return { outcome: 'refused', reason: 'no second connection to probe w:0 writes on (new Mongo() failed)' };
+function closeConnection(client) {
+  if (!client) return;
+  try { client.close(); } catch (e) { /* already closed */ }
+}
+
+/** Answered once every write sent before it on this client's one connection is applied. */
+function barrier(client) {
+  return client.getDB('admin').runCommand({ ping: 1 });
+}
+
+/**
+ * Whether this server takes w:0 writes as MongoDB does, tried on connections of their own. A
+ * server that answers them anyway (FerretDB 1.x) hands the next command the write's reply,
+ * which desynchronises the driver; elsewhere 64 w:0 inserts and the barrier must leave all 64
+ * counted. Returns { outcome: 'honoured' (w 0) or 'refused' (w 1), w, reason }.
+ */
+function unacknowledgedWrites(dbName) {
+  var probeName = 'unacknowledgedProbe';
+  var probes = 64;
   var answered = null;
-  var applied = 0;
-  var sent = 0;
+  var counted = null;
+  var client = null;
   try {
-    first.db.getCollection('unacknowledgedProbe').insertOne({ _id: 'reply-check' }, { writeConcern: UNACKNOWLEDGED });
+    client = ownConnection();
+    var first = client.getDB(dbName).getCollection(probeName);
+    first.drop();
+    first.insertOne({ _id: 'reply-check' }, { writeConcern: { w: 0 } });
     sleep(100);
-    var reply = first.db.runCommand({ ping: 1 });
-    if (reply.n !== undefined) answered = JSON.stringify(reply);
+    var reply = barrier(client);
+    if (reply.n !== undefined || reply.nModified !== undefined) answered = 'the reply ' + JSON.stringify(reply);
   } catch (e) {
-    answered = e.message;
+    answered = 'an error (' + e.message + ')';
   }
-  try {
-    for (var i = 0; i < PROBE_WRITES; i++) {
-      second.db.getCollection('unacknowledgedProbe').insertOne({ _id: i }, { writeConcern: UNACKNOWLEDGED });
-      sent++;
+  closeConnection(client);
+  client = null;
+  if (answered === null) {
+    try {
+      client = ownConnection();
+      var probe = client.getDB(dbName).getCollection(probeName);
+      for (var i = 0; i < probes; i++) probe.insertOne({ _id: i }, { writeConcern: { w: 0 } });
+      barrier(client);
+      counted = probe.countDocuments({ _id: { $type: 'number' } });
+    } catch (e) {
+      counted = 'none (' + e.message + ')';
     }
-  } catch (e) { /* counted below */ }
-  first.close();
-  try {
-    applied = waitForApplied(function () { return probe.countDocuments({ _id: { $type: 'number' } }); }, PROBE_WRITES, Math.min(STALL_MS, 3000)).value;
-  } catch (e) { /* a count that fails is no evidence that the writes were applied */ }
-  second.close();
-  probe.drop();
-  var counted = applied + ' of ' + PROBE_WRITES + ' probe w:0 inserts applied';
-  if (answered === null && applied === PROBE_WRITES) return { outcome: 'measured', reason: counted };
-  return {
-    outcome: 'refused',
-    reason: (answered === null ? '' : 'the server answers fire-and-forget (OP_MSG moreToCome) writes: a ping after a w:0 insert got ' + answered + '; ') +
-      counted + '. The driver reads such replies out of step or drops the connection, and the writes queued behind are lost'
-  };
-}
-
-// Polls progress() until it reaches target; gives up when it has not moved for stallMs.
-function waitForApplied(progress, target, stallMs) {
-  var value = progress();
-  var lastChange = performance.now();
-  while (value < target) {
-    sleep(POLL_MS);
-    var next = progress();
-    if (next !== value) { value = next; lastChange = performance.now(); } else if (performance.now() - lastChange > stallMs) break;
+    closeConnection(client);
   }
-  return { value: value, complete: value >= target };
+  try { db.getCollection(probeName).drop(); } catch (e) { /* nothing to drop */ }
+  if (answered !== null) {
+    return { outcome: 'refused', w: 1, reason: 'this server answers fire-and-forget (w:0) writes: a command sent after one got ' + answered + ', which desynchronises the driver, so the timed writes wait for each answer (w:1)' };
+  }
+  if (counted !== probes) {
+    return { outcome: 'refused', w: 1, reason: counted + ' of ' + probes + ' w:0 inserts were there when a command sent after them on their connection returned, so the timed writes wait for each answer (w:1)' };
+  }
+  return { outcome: 'honoured', w: 0, reason: 'the timed writes are sent without waiting (w:0), as the article\'s were; ' + probes + ' such inserts were all applied when a command sent after them on their connection returned' };
 }
+// --- end unacknowledged writes ---
 
 // ---- what was written -----------------------------------------------------------------------
 
@@ -161,21 +167,16 @@ function embeddedWritten() {
   return { blogs: blogs, comments: comments };
 }
 
-// The total of both, so a poll sees any progress at all.
-function embeddedProgress() {
-  var w = embeddedWritten();
-  return w.blogs + w.comments;
-}
-
 function separateWritten() {
   return { blogs: 0, comments: db.getCollection('blog.comments').countDocuments({}) };
 }
 
 // The limit the server announces (16 MB on MongoDB since 1.8), to tell when it was not enforced.
-var maxDocumentBytes = (function () {
+function announcedMaxDocumentBytes() {
   try { return db.hello().maxBsonObjectSize; } catch (e) { /* servers before 4.4.2 have no hello */ }
   try { return db.isMaster().maxBsonObjectSize; } catch (e) { return 16 * 1024 * 1024; }
-})();
+}
+var maxDocumentBytes = announcedMaxDocumentBytes();
 
 var bsonSizeOperator = null;
 function largestBlogBytes() {
@@ -193,20 +194,22 @@ function largestBlogBytes() {
   return { bytes: largest, method: 'bsonsize() in the shell' };
 }
 
-// ---- the article's two functions ------------------------------------------------------------
+// ---- the article's two functions, on the cell's own connection ------------------------------
 
-function insertEmbeddedComments(n, commentLen, count, mode) {
+function insertEmbeddedComments(target, n, commentLen, count, mode) {
   var commentText = 'a'.repeat(commentLen);
-  var pushConcern = mode.safe ? ACKNOWLEDGED : UNACKNOWLEDGED;
+  var blogOptions = { writeConcern: mode.blogInsertConcern };
+  var pushOptions = { writeConcern: mode.concern };
+  var blogs = target.getCollection('blog');
   var refusal = null;
   var start = new Date();
   var t0 = performance.now();
   try {
     for (var c = 0; c < count; c++) {
       var blog = { _id: c, title: 'Mongodb Benchmark' };
-      db.blog.insertOne(blog, { writeConcern: mode.blogInsertConcern });
+      blogs.insertOne(blog, blogOptions);
       for (var i = 0; i < n; i++) {
-        db.blog.updateOne({ _id: c }, { $push: { comments: { comment: commentText } } }, { writeConcern: pushConcern });
+        blogs.updateOne({ _id: c }, { $push: { comments: { comment: commentText } } }, pushOptions);
       }
     }
   } catch (e) {
@@ -217,16 +220,17 @@ function insertEmbeddedComments(n, commentLen, count, mode) {
   return { start: start, t0: t0, seconds: (end - start) / 1000, hrMs: hrMs, refusal: refusal };
 }
 
-function insertComments(n, commentLen, count, mode) {
+function insertComments(target, n, commentLen, count, mode) {
   var commentText = 'a'.repeat(commentLen);
-  var concern = mode.safe ? ACKNOWLEDGED : UNACKNOWLEDGED;
+  var options = { writeConcern: mode.concern };
+  var comments = target.getCollection('blog.comments');
   var refusal = null;
   var start = new Date();
   var t0 = performance.now();
   try {
     for (var c = 0; c < count; c++) {
       for (var i = 0; i < n; i++) {
-        db.getCollection('blog.comments').insertOne({ comment: commentText }, { writeConcern: concern });
+        comments.insertOne({ comment: commentText }, options);
       }
     }
   } catch (e) {
@@ -244,32 +248,34 @@ var cellsInAll = MODES.length * 2 * perBlogList.length;
 
 function round3(x) { return Math.round(x * 1000) / 1000; }
 
+function dropCellCollections() {
+  COLLECTIONS.forEach(function (name) { db.getCollection(name).drop(); });
+}
+
 function runCell(mode, layout, n) {
-  db.dropDatabase();
+  dropCellCollections();
   var count = TOTAL / n;
   var record = {
-    scenario: SCENARIO, step: 'bench', mode: mode.name, writeConcern: mode.safe ? 'w:1' : 'w:0',
+    scenario: SCENARIO, step: 'bench', mode: mode.name, writeConcern: 'w:' + mode.concern.w,
     layout: layout, collection: layout === 'embedded' ? 'blog' : 'blog.comments',
     perBlog: n, blogs: count, column: columnLabel(n), comments: TOTAL, commentLength: COMMENT_LEN,
-    unacknowledged: unacknowledged
+    unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason }
   };
   if (layout === 'embedded') record.blogInsert = mode.blogInsertNote;
 
-  if (!mode.safe && unacknowledged.outcome !== 'measured') {
-    return Object.assign(record, { seconds: null, appliedSeconds: null, refused: true, reason: unacknowledged.reason, refusal: 'w:0: every cell, as the probe found (see unacknowledged writes)', complete: null });
-  }
-
-  var run = layout === 'embedded' ? insertEmbeddedComments(n, COMMENT_LEN, count, mode) : insertComments(n, COMMENT_LEN, count, mode);
-  var appliedHrMs = run.hrMs;
-  var appliedSeconds = run.seconds;
-  var stalled = false;
-  if (!mode.safe && !run.refusal) {
-    var target = layout === 'embedded' ? count + TOTAL : TOTAL;
-    var progress = layout === 'embedded' ? embeddedProgress : function () { return separateWritten().comments; };
-    var wait = waitForApplied(progress, target, STALL_MS);
+  var client = ownConnection();
+  var target = client.getDB(DB_NAME);
+  var run;
+  var appliedHrMs;
+  var appliedSeconds;
+  try {
+    run = layout === 'embedded' ? insertEmbeddedComments(target, n, COMMENT_LEN, count, mode) : insertComments(target, n, COMMENT_LEN, count, mode);
+    // the cell is over when the server has applied its writes: answered after them on their connection
+    barrier(client);
     appliedHrMs = performance.now() - run.t0;
     appliedSeconds = (new Date() - run.start) / 1000;
-    stalled = !wait.complete;
+  } finally {
+    closeConnection(client);
   }
 
   var written = layout === 'embedded' ? embeddedWritten() : separateWritten();
@@ -277,10 +283,10 @@ function runCell(mode, layout, n) {
   Object.assign(record, {
     seconds: run.refusal ? null : run.seconds,
     hrMs: round3(run.hrMs),
-    appliedSeconds: run.refusal || stalled ? null : appliedSeconds,
-    appliedHrMs: run.refusal || stalled ? null : round3(appliedHrMs),
+    appliedSeconds: run.refusal ? null : appliedSeconds,
+    appliedHrMs: run.refusal ? null : round3(appliedHrMs),
     writtenBlogs: written.blogs, writtenComments: written.comments, complete: complete,
-    refused: Boolean(run.refusal), reason: run.refusal || (stalled ? 'writes stopped being applied at ' + written.comments + ' of ' + TOTAL + ' comments' : null)
+    refused: Boolean(run.refusal), reason: run.refusal || null
   });
   if (layout === 'embedded') {
     var size = largestBlogBytes();
@@ -302,7 +308,7 @@ function cellText(record) {
 }
 
 function bench(mode) {
-  print('===== ' + (mode.safe ? 'SAFE ' : '') + 'INSERT ' + TOTAL + ' comments =====');
+  print('===== ' + (mode.safe ? 'SAFE ' : '') + 'INSERT ' + TOTAL + ' comments =====' + (mode.note ? ' (' + mode.note + ')' : ''));
   print(pad('', 12) + ' ' + perBlogList.map(function (n) { return pad(columnLabel(n), 15); }).join(' '));
   var records = [];
   [['embedded', 'Embeded'], ['separate', 'Non-embeded']].forEach(function (row) {
@@ -313,7 +319,7 @@ function bench(mode) {
         record = runCell(mode, row[0], n);
       } catch (e) {
         // The other cells still count; this one says what went wrong.
-        record = { scenario: SCENARIO, step: 'bench', mode: mode.name, writeConcern: mode.safe ? 'w:1' : 'w:0', layout: row[0], perBlog: n, blogs: TOTAL / n, column: columnLabel(n), comments: TOTAL, seconds: null, refused: true, reason: 'the script failed: ' + e.message, complete: false };
+        record = { scenario: SCENARIO, step: 'bench', mode: mode.name, writeConcern: 'w:' + mode.concern.w, layout: row[0], perBlog: n, blogs: TOTAL / n, column: columnLabel(n), comments: TOTAL, seconds: null, refused: true, reason: 'the script failed: ' + e.message, complete: false };
         record.refusal = record.writeConcern + ': ' + record.reason;
       }
       cells.push(record);
@@ -321,7 +327,7 @@ function bench(mode) {
       if (PROGRESS) print(JSON.stringify({ progress: cellsDone, of: cellsInAll }));
     });
     print(pad(row[1], 12) + ' ' + cells.map(function (r) { return pad(cellText(r), 15); }).join(' '));
-    if (!mode.safe && cells.some(function (r) { return r.appliedSeconds != null; })) {
+    if (!mode.safe) {
       print(pad('applied', 12) + ' ' + cells.map(function (r) { return pad(r.appliedSeconds == null ? '–' : String(r.appliedSeconds), 15); }).join(' '));
     }
     records = records.concat(cells);
@@ -330,15 +336,18 @@ function bench(mode) {
   records.forEach(function (r) { print(JSON.stringify(r)); });
 }
 
-var unacknowledged = probeUnacknowledgedWrites();
-print('unacknowledged (w:0) writes: ' + unacknowledged.outcome + ': ' + unacknowledged.reason);
-var blogInsertConcern = unacknowledged.outcome === 'measured' ? UNACKNOWLEDGED : ACKNOWLEDGED;
-var blogInsertNote = unacknowledged.outcome === 'measured'
-  ? 'w:0 in both runs, as the article (its blog insert() has no safe=)'
-  : 'w:1 in the safe run: this server loses w:0 writes (the article inserted blogs unacknowledged)';
+var unacknowledged = unacknowledgedWrites(DB_NAME);
+print('unacknowledged (w:0) writes ' + unacknowledged.outcome + ': ' + unacknowledged.reason);
+var UNSAFE = { w: unacknowledged.w };
+var SAFE = { w: 1 };
+var blogInsertNote = unacknowledged.w === 0 ? 'w:0 in both tables, as the article (its blog insert() has no safe=)' : 'w:1 in both tables: this server answers w:0 writes (the article inserted blogs unacknowledged)';
 
 MODES.forEach(function (name) {
   if (name !== 'unsafe' && name !== 'safe') throw new Error('MODES holds ' + name + ': only unsafe and safe');
-  bench({ name: name, safe: name === 'safe', blogInsertConcern: blogInsertConcern, blogInsertNote: blogInsertNote });
+  var safe = name === 'safe';
+  bench({
+    name: name, safe: safe, concern: safe ? SAFE : UNSAFE, blogInsertConcern: UNSAFE, blogInsertNote: blogInsertNote,
+    note: !safe && unacknowledged.w !== 0 ? 'w:1: this server answers w:0 writes' : null
+  });
 });
-db.dropDatabase();
+dropCellCollections();

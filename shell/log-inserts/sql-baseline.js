@@ -1,11 +1,25 @@
 'use strict';
-// The log-inserts article's SQL side, on PostgreSQL as a stand-in for its SQL Server: the same
-// log records written through a prepared INSERT on connections that stay open, test 1 on one
-// connection and test 2 on `workers` connections at once, the table emptied (TRUNCATE, not
-// re-created, as the article emptied its database) before each, and the table's size after.
-// The article wrote its SQL rows in tests 1 and 2 only, so there is no test 3 here.
-// The record comes from the block below, which is the same, line for line, as in the mongosh
-// scripts (a unit test checks); only newGuid differs: a uuid string for a uuid column.
+// mongo-classics · log-inserts · sql-baseline.js (run by the kit only: Node, not mongosh)
+// Article:  Raffaele Rialdi, "Performance di MongoDB usato per eseguire logging molto semplice",
+//           UGIdotNET blogs, 16 September 2010,
+//           http://blogs.ugidotnet.org/Raffaele/archive/2010/09/16/performance-di-mongodb-usato-per-eseguire-logging-molto-semplice.aspx
+// Measures: the article's SQL side on PostgreSQL as a stand-in for its SQL Server: the same log
+//           records written through a prepared INSERT on connections that stay open, test 1 on
+//           one connection and test 2 on `workers` connections at once, the table emptied before
+//           each, and the table's size after. The article wrote SQL rows in tests 1 and 2 only, so
+//           there is no test 3 here.
+// Writes:   SqlCommand.ExecuteNonQuery waited for each insert, and so does each query here: every
+//           row is acknowledged before the next is sent (the MongoDB side of 2010 did not wait).
+// Faithful: a connection kept open per writer; the statement prepared once per connection (a
+//           named pg query, as SqlCommand.Prepare()); its parameters filled from the same LogInfo
+//           record as the mongosh scripts build, from the block below, the same line for line (a
+//           unit test checks); TRUNCATE, not re-creating the table, as the article emptied its
+//           database without re-creating it.
+// Changes:  - PostgreSQL for SQL Server, which cannot run here; the article's table script is not
+//             in the post: a uuid key and one column per LogInfo field.
+//           - newGuid differs from the scripts': a uuid string for a uuid column.
+// Sizes:    TEST1_ITERATIONS and TEST2_ITERATIONS from the run's size, as the mongosh scripts get
+//           them; workers as test 2's shells.
 const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');

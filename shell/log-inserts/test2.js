@@ -1,13 +1,22 @@
 // mongo-classics · log-inserts · test2.js
-// Article:  an Italian .NET blog post, 2010, logging 4 million tasks into MongoDB or SQL Server
-//           (shared/seeds/004_9188dff6f6aeece5.txt; the kit's copy keeps neither its title nor its
-//           site), with its update of 17 September 2010. MongoDB 1.6 era, a C# driver with a Linq
-//           provider, SQL Server, a 4-core (8 with Hyper-Threading) machine.
+// Article:  Raffaele Rialdi, "Performance di MongoDB usato per eseguire logging molto semplice",
+//           UGIdotNET blogs, 16 September 2010, with its update of 17 September 2010,
+//           http://blogs.ugidotnet.org/Raffaele/archive/2010/09/16/performance-di-mongodb-usato-per-eseguire-logging-molto-semplice.aspx
+//           MongoDB 1.6 era, a C# driver with a Linq provider, SQL Server, a 4-core (8 with
+//           Hyper-Threading) machine.
 // Measures: test 2, the article's Parallel.For: TEST2_ITERATIONS log records shared among
 //           WORKERS shells, one connection each, all writing at once; timed from the first
 //           shell's start to the last one's end: first with save (the article's first version,
 //           an upsert), then with insert (the article's fix), each into a collection emptied
-//           first. Pasted into one mongosh, it runs the whole test alone (WORKERS = 1).
+//           first; beside it, the time until the server had applied every record. With PARALLEL
+//           3, test 3 read as a parallel run: TEST3_ITERATIONS records, insert only. Pasted into
+//           one mongosh, it runs the whole test alone (WORKERS = 1).
+// Writes:   as in loop.js: the 2010 C# driver sent writes without waiting unless asked for safe
+//           mode, and the article's Stopwatch timed the sending. Each shell sends its records
+//           with w:0 where the server takes them (mongod), on one connection of its own, then a
+//           command on it that returns once they are applied; the shells share their times, so
+//           each prints appliedMs from the first start to the last shell's applied instant. A
+//           server that answers w:0 writes (FerretDB 1.24) gets w:1, said in the JSON lines.
 // Faithful: the article's LogInfo record (a random Guid _id, LogDate = now, Source "Test",
 //           Category "This is a category", the fixed ~800-character "Sed ut perspiciatis"
 //           Message, LogType 0..99); its quirk too: LogType comes from a generator seeded with
@@ -21,16 +30,8 @@
 //             the article deleted MongoDB's data files). The drop is before the Stopwatch starts.
 //           - save is replaceOne({_id}, record, {upsert: true}); insert is insertOne. The 2010
 //             driver's Save queried before it wrote (the article's update says so); an upsert by
-//             _id is today's single-call form of that.
-//           - LogType: mulberry32 (as in power-of-2-sizes/setup.js) seeded with the record's
-//             Date.getTime(), not .NET's Random seeded with Ticks: the values differ, the quirk is
-//             kept. JavaScript's clock ticks every millisecond where Windows' DateTime.Now of 2010
-//             ticked about every 15.6 ms, so fewer records share a LogType here.
-//           - Writes are acknowledged (today's default). The article does not say; C# drivers of
-//             2010 did not wait for an acknowledgement unless asked (safe mode), which this kit
-//             does not reproduce here.
-//           - The article's message text was cut from the post: the full paragraph it starts
-//             (865 characters, "about 800").
+//             _id is today's single-call form of that. After save's test, shell 0 measures, untimed,
+//             its plan and what an upsert costs in the full collection against an empty one.
 //           - Parallel.For's threads, one service (connection) each, are WORKERS mongosh shells
 //             (the orchestrator's workers step; default one per core, as .NET's scheduler did).
 //             Each takes an equal share of the iterations (Parallel.For balances them as it
@@ -43,15 +44,21 @@
 //             Date clock (the orchestrator combines the shells' startedAt/endedAt). Each shell's
 //             performance.now() time of its own loop (hrMs) is kept in results.jsonl as a
 //             worker line; clocks of separate processes are not combined.
+//           - PARALLEL 3 is the kit's second reading of the article's test 3 (see loop.js): its
+//             4,000,000 inserts in 119 s run at test 2's parallel rate.
 //           - One JSON line per method and shell for the orchestrator; progress lines only
 //             between the loops. SEED is accepted and unused: nothing here draws from a shared
 //             generator (the _id is a random UUID, as Guid.NewGuid; LogType is seeded by the clock).
-// Sizes:    TEST2_ITERATIONS log records per method, all shells together; the article's test 2
-//           wrote 100,000. WORKER (0-based), WORKERS and START_AT (epoch ms when every shell
-//           begins) come from the orchestrator; pasted alone, the script is shell 0 of 1. To run
-//           it by hand in several shells, give each its WORKER, the same WORKERS and START_AT.
+// Sizes:    TEST2_ITERATIONS log records per method, all shells together (the article's test 2
+//           wrote 100,000), or TEST3_ITERATIONS with PARALLEL 3 (4,000,000); PROBE_UPSERTS (20).
+//           WORKER (0-based), WORKERS and START_AT (epoch ms when every shell begins) come from
+//           the orchestrator; pasted alone, the script is shell 0 of 1. To run it by hand in
+//           several shells, give each its WORKER, the same WORKERS and START_AT.
 
+if (typeof PARALLEL === 'undefined') var PARALLEL = 2;
 if (typeof TEST2_ITERATIONS === 'undefined') var TEST2_ITERATIONS = 100000;
+if (typeof TEST3_ITERATIONS === 'undefined') var TEST3_ITERATIONS = 4000000;
+if (typeof PROBE_UPSERTS === 'undefined') var PROBE_UPSERTS = 20;
 if (typeof WORKER === 'undefined') var WORKER = 0;
 if (typeof WORKERS === 'undefined') var WORKERS = 1;
 if (typeof START_AT === 'undefined') var START_AT = null;
@@ -61,9 +68,12 @@ if (typeof SEED === 'undefined') var SEED = null;
 
 db = db.getSiblingDB(DB_NAME);
 
-var TEST = 'test 2: parallel';
+var TEST = PARALLEL === 3 ? 'test 3: parallel' : 'test 2: parallel';
+var TOTAL = PARALLEL === 3 ? TEST3_ITERATIONS : TEST2_ITERATIONS;
+// The article's test 3 wrote with insert only, after its fix.
+var METHOD_NAMES = PARALLEL === 3 ? ['insert'] : ['save', 'insert'];
 // Shell w takes every share of floor(N / W), and the first N % W shells one more.
-var ITERATIONS = Math.floor(TEST2_ITERATIONS / WORKERS) + (WORKER < TEST2_ITERATIONS % WORKERS ? 1 : 0);
+var ITERATIONS = Math.floor(TOTAL / WORKERS) + (WORKER < TOTAL % WORKERS ? 1 : 0);
 // Time for the slowest shell to see that all have met (each polls every 10 ms) before they start.
 var MEET_MARGIN_MS = 300;
 
@@ -109,14 +119,16 @@ function newLogInfo() {
 }
 // ---- end of the log record
 
-// The article's two MongoDB services: Log() builds a LogInfo and writes it.
+// ---- the article's MongoDB services: this block is the same, line for line, in loop.js and test2.js
+// Log() builds a LogInfo and writes it on the shell's own connection, without waiting where the
+// server takes that (options: the w:0 or w:1 write concern).
 var METHODS = {
-  save: function (collection) {
+  save: function (collection, options) {
     var info = newLogInfo();
-    return collection.replaceOne({ _id: info._id }, info, { upsert: true }).upsertedCount;
+    collection.replaceOne({ _id: info._id }, info, Object.assign({ upsert: true }, options));
   },
-  insert: function (collection) {
-    return collection.insertOne(newLogInfo()).acknowledged ? 1 : 0;
+  insert: function (collection, options) {
+    collection.insertOne(newLogInfo(), options);
   }
 };
 
@@ -126,49 +138,233 @@ function emptyCollection(name) {
   return before;
 }
 
-// Every shell writes when it arrived and waits until all have; then each computes the same
-// start instant from the arrival times, so no shell is told by another when to go. A meeting is
-// named by the run's START_AT, so a later run's shells never meet an earlier run's.
-function meetAllShells(phase) {
-  if (WORKERS === 1) return;
+/**
+ * What save costs on this server, untimed, after its test: the upsert's plan (explain) and the
+ * time of PROBE_UPSERTS acknowledged upserts of new records into the collection the test filled
+ * (then removed again) against the same into an empty one. MongoDB finds an _id through its
+ * index, so the two are alike; a server that reads the whole collection for an upsert pays
+ * more the fuller it is.
+ */
+function upsertCost(client, collectionName) {
+  var target = client.getDB(DB_NAME);
+  var acknowledged = { writeConcern: { w: 1 } };
+  var sample = newLogInfo();
+  var plan = updatePlan(target, collectionName, { _id: sample._id }, sample, true);
+  var docs = target.getCollection(collectionName).countDocuments({});
+  var timeUpserts = function (collection) {
+    var ids = [];
+    var t0 = performance.now();
+    for (var i = 0; i < PROBE_UPSERTS; i++) {
+      var info = newLogInfo();
+      ids.push(info._id);
+      collection.replaceOne({ _id: info._id }, info, Object.assign({ upsert: true }, acknowledged));
+    }
+    var ms = (performance.now() - t0) / PROBE_UPSERTS;
+    collection.deleteMany({ _id: { $in: ids } }, acknowledged);
+    return ms;
+  };
+  var fullMs = timeUpserts(target.getCollection(collectionName));
+  var scratch = target.getCollection(collectionName + '_empty');
+  scratch.drop();
+  var emptyMs = timeUpserts(scratch);
+  scratch.drop();
+  var r3 = function (x) { return Math.round(x * 1000) / 1000; };
+  return {
+    plan: plan.text, scan: plan.scan, keysExamined: plan.keysExamined, docsExamined: plan.docsExamined,
+    docs: docs, emptyMs: r3(emptyMs), fullMs: r3(fullMs), growth: Math.round(fullMs / emptyMs * 100) / 100,
+    text: 'an upsert by _id: ' + plan.text + '; one took ' + r3(emptyMs) + ' ms into an empty collection and ' + r3(fullMs) +
+      ' ms into this one of ' + docs + ' documents (' + (fullMs / emptyMs).toFixed(2) + 'x)'
+  };
+}
+// ---- end of the services
+
+// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
+// server handles one connection's requests one after another (mongod: "A SessionWorkflow can
+// only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
+// sent on the same connection after w:0 writes is answered only once they are applied: the
+// barrier below. mongosh's own `db` draws from a pool, where two writes may take two
+// connections; the timed writes go on a client of their own whose pool holds one connection.
+
+/** A client with a pool of one connection, connected before any clock starts. */
+function ownConnection() {
+  // the shell's own URI, with any pool size of its own replaced by one connection
+  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+  client.getDB('admin').runCommand({ ping: 1 });
+  return client;
+}
+
+function closeConnection(client) {
+  if (!client) return;
+  try { client.close(); } catch (e) { /* already closed */ }
+}
+
+/** Answered once every write sent before it on this client's one connection is applied. */
+function barrier(client) {
+  return client.getDB('admin').runCommand({ ping: 1 });
+}
+
+/**
+ * Whether this server takes w:0 writes as MongoDB does, tried on connections of their own. A
+ * server that answers them anyway (FerretDB 1.x) hands the next command the write's reply,
+ * which desynchronises the driver; elsewhere 64 w:0 inserts and the barrier must leave all 64
+ * counted. Returns { outcome: 'honoured' (w 0) or 'refused' (w 1), w, reason }.
+ */
+function unacknowledgedWrites(dbName) {
+  var probeName = 'unacknowledgedProbe';
+  var probes = 64;
+  var answered = null;
+  var counted = null;
+  var client = null;
+  try {
+    client = ownConnection();
+    var first = client.getDB(dbName).getCollection(probeName);
+    first.drop();
+    first.insertOne({ _id: 'reply-check' }, { writeConcern: { w: 0 } });
+    sleep(100);
+    var reply = barrier(client);
+    if (reply.n !== undefined || reply.nModified !== undefined) answered = 'the reply ' + JSON.stringify(reply);
+  } catch (e) {
+    answered = 'an error (' + e.message + ')';
+  }
+  closeConnection(client);
+  client = null;
+  if (answered === null) {
+    try {
+      client = ownConnection();
+      var probe = client.getDB(dbName).getCollection(probeName);
+      for (var i = 0; i < probes; i++) probe.insertOne({ _id: i }, { writeConcern: { w: 0 } });
+      barrier(client);
+      counted = probe.countDocuments({ _id: { $type: 'number' } });
+    } catch (e) {
+      counted = 'none (' + e.message + ')';
+    }
+    closeConnection(client);
+  }
+  try { db.getCollection(probeName).drop(); } catch (e) { /* nothing to drop */ }
+  if (answered !== null) {
+    return { outcome: 'refused', w: 1, reason: 'this server answers fire-and-forget (w:0) writes: a command sent after one got ' + answered + ', which desynchronises the driver, so the timed writes wait for each answer (w:1)' };
+  }
+  if (counted !== probes) {
+    return { outcome: 'refused', w: 1, reason: counted + ' of ' + probes + ' w:0 inserts were there when a command sent after them on their connection returned, so the timed writes wait for each answer (w:1)' };
+  }
+  return { outcome: 'honoured', w: 0, reason: 'the timed writes are sent without waiting (w:0), as the article\'s were; ' + probes + ' such inserts were all applied when a command sent after them on their connection returned' };
+}
+// --- end unacknowledged writes ---
+
+// --- update plan: the same text in every script that records how the server finds a write's document (a test holds the copies equal) ---
+/**
+ * What the server does to find the document of an update (the explain command at
+ * executionStats, which plans and runs the search but writes nothing): { text, stages,
+ * keysExamined, docsExamined, scan }. scan is true where every document is read to find it.
+ */
+function updatePlan(dbHandle, collectionName, q, u, upsert) {
+  var res;
+  try {
+    res = dbHandle.runCommand({ explain: { update: collectionName, updates: [{ q: q, u: u, upsert: Boolean(upsert) }] }, verbosity: 'executionStats' });
+  } catch (e) {
+    res = { ok: 0, errmsg: e.message };
+  }
+  if (!res.ok) return { text: 'explain refused: ' + res.errmsg, stages: null, keysExamined: null, docsExamined: null, scan: null };
+  var planner = res.queryPlanner || {};
+  if (planner.winningPlan) {
+    var stages = [];
+    var node = planner.winningPlan.queryPlan || planner.winningPlan;
+    while (node) {
+      stages.push(node.stage + (node.indexName ? ' ' + node.indexName : ''));
+      node = node.inputStage || (node.inputStages ? node.inputStages[0] : null);
+    }
+    var stats = res.executionStats || {};
+    var keys = stats.totalKeysExamined === undefined ? null : Number(stats.totalKeysExamined);
+    var docs = stats.totalDocsExamined === undefined ? null : Number(stats.totalDocsExamined);
+    return {
+      text: stages.join(' <- ') + (keys === null ? '' : '; ' + keys + ' keys and ' + docs + ' documents examined'),
+      stages: stages, keysExamined: keys, docsExamined: docs,
+      scan: stages.some(function (s) { return /COLLSCAN/.test(s); })
+    };
+  }
+  if (planner.Plan) {
+    // FerretDB: its backend's plan for the rows it reads (PostgreSQL's EXPLAIN, or SQLite's EXPLAIN
+    // QUERY PLAN lines), and whether the filter went with it
+    var pushed = res.filterPushdown === true;
+    var backend = Array.isArray(planner.Plan)
+      ? 'SQLite ' + planner.Plan.map(function (line) { return String(line).replace(/^.*detail=/, ''); }).join('; ')
+      : 'PostgreSQL ' + planner.Plan['Node Type'] + (planner.Plan['Index Name'] ? ' on ' + planner.Plan['Index Name'] : '');
+    return {
+      text: 'FerretDB: ' + backend +
+        (pushed ? ', the filter pushed down to the backend' : ', the filter not pushed down: FerretDB reads every document of the collection and matches it itself'),
+      stages: [backend], keysExamined: null, docsExamined: null,
+      scan: !pushed || /Seq Scan|SCAN /.test(backend)
+    };
+  }
+  return { text: 'explain gave no plan the script can read: ' + JSON.stringify(planner).slice(0, 200), stages: null, keysExamined: null, docsExamined: null, scan: null };
+}
+// --- end update plan ---
+
+// Every shell writes when it arrived (and what it has to tell) and waits until all have; then
+// each computes the same start instant from the arrival times, so no shell is told by another
+// when to go. A meeting is named by the run's START_AT, so a later run's shells never meet an
+// earlier run's. Returns every shell's note.
+function meetAllShells(phase, note) {
+  if (WORKERS === 1) return [{ note: note }];
   var meeting = String(START_AT) + ':' + phase;
-  db.rendezvous.insertOne({ _id: meeting + ':' + WORKER, meeting: meeting, at: Date.now() });
+  db.rendezvous.insertOne({ _id: meeting + ':' + WORKER, meeting: meeting, at: Date.now(), note: note === undefined ? null : note });
   var arrivals;
   while ((arrivals = db.rendezvous.find({ meeting: meeting }).toArray()).length < WORKERS) sleep(10);
   var startAt = Math.max.apply(null, arrivals.map(function (a) { return a.at; })) + MEET_MARGIN_MS;
   if (startAt > Date.now()) sleep(startAt - Date.now());
+  return arrivals;
 }
+
+var unacknowledged = unacknowledgedWrites(DB_NAME);
+var writeOptions = { writeConcern: { w: unacknowledged.w } };
+if (WORKER === 0) print('writes w:' + unacknowledged.w + ': ' + unacknowledged.reason);
 
 var removed = { save: 0, insert: 0 };
 if (WORKER === 0) {
-  removed.save = emptyCollection('log_save');
-  removed.insert = emptyCollection('log_insert');
+  METHOD_NAMES.forEach(function (method) { removed[method] = emptyCollection('log_' + method); });
 }
 if (START_AT !== null && START_AT > Date.now()) sleep(START_AT - Date.now());
 meetAllShells('emptied');
 
 var results = [];
-['save', 'insert'].forEach(function (method, m) {
+METHOD_NAMES.forEach(function (method, m) {
+  var client = ownConnection();
   if (m > 0) meetAllShells(method);
   var collectionName = 'log_' + method;
-  var collection = db.getCollection(collectionName);
+  var collection = client.getDB(DB_NAME).getCollection(collectionName);
   var log = METHODS[method];
-  var inserted = 0;
 
   var startedAt = Date.now(); var t0 = performance.now();
   for (var i = 0; i < ITERATIONS; i++) {
-    inserted += log(collection);
+    log(collection, writeOptions);
   }
   var hrMs = performance.now() - t0; var endedAt = Date.now();
+  barrier(client);
+  var appliedAt = Date.now();
+
+  // every shell's first start and applied instant, so each prints the same combined span
+  var notes = meetAllShells('applied:' + method, { startedAt: startedAt, appliedAt: appliedAt });
+  var firstStart = Math.min.apply(null, notes.map(function (a) { return a.note.startedAt; }));
+  var lastApplied = Math.max.apply(null, notes.map(function (a) { return a.note.appliedAt; }));
+  var cost = method === 'save' && WORKER === 0 ? upsertCost(client, collectionName) : null;
+  closeConnection(client);
 
   print('MongoDB ' + method + ' (shell ' + WORKER + ' of ' + WORKERS + '): ' + (endedAt - startedAt) / 1000 + ' (created: 1)');
+  print('  applied, all shells: ' + (lastApplied - firstStart) / 1000 + ' s (w:' + unacknowledged.w + ')');
+  if (cost) print('  ' + cost.text);
   results.push({
     scenario: 'log-inserts', test: TEST, method: method, collection: collectionName,
-    iterations: TEST2_ITERATIONS, worker: WORKER, startedAt: startedAt, endedAt: endedAt,
+    iterations: TOTAL, worker: WORKER, startedAt: startedAt, endedAt: endedAt,
     ms: endedAt - startedAt, hrMs: Math.round(hrMs * 1000) / 1000,
-    inserted: inserted, removed: removed[method]
+    appliedMs: lastApplied - firstStart,
+    writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
+    upsertCost: cost || undefined, upsertCostText: cost ? cost.text : undefined,
+    // every record has a new _id, so each save inserts one; the count after the step checks it
+    inserted: ITERATIONS, removed: removed[method]
   });
-  if (PROGRESS) print(JSON.stringify({ progress: m + 1, of: 2 }));
+  if (PROGRESS) print(JSON.stringify({ progress: m + 1, of: METHOD_NAMES.length }));
 });
 print('');
 results.forEach(function (r) { print(JSON.stringify(r)); });

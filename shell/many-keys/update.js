@@ -1,40 +1,46 @@
 // mongo-classics · many-keys · update.js
 // Article:  the untitled README of gist jmikola/8048099 (original-update.php and bucket-update.php),
-//           December 2013 (shared/seeds/002_7d6d17f15fe65dbc.txt). MongoDB 2.4 era, MMAPv1, PHP.
+//           December 2013, https://gist.github.com/jmikola/8048099 . MongoDB 2.4 era, MMAPv1, PHP.
 // Measures: the article's update test on `original`, then on `bucket`: UPDATES updates, each
 //           finding one document by appver, deploytype, g, guid and timeslice, $set-ting random
 //           and $inc-ing five random counters and stats.events by 5. Two times per schema: the
 //           time to send the updates (the article's "Updated N documents in S seconds") and the
 //           time until the server has applied them all; the speed-up of bucket over original;
-//           the updates applied per second, sampled once a second, as the article's mongostat.
+//           the updates applied per second, sampled once a second, as the article's mongostat;
+//           and how the server finds each update's document (its plan and keys examined).
+// Writes:   the article sent its updates with w:0 ("so that update operations can be spammed to
+//           MongoDB") and timed the sending; mongostat showed the server applying them for 20 s
+//           after. The kit sends them with w:0 where the server takes them (mongod), on one
+//           connection of its own, and stops the applied clock when a command sent after the
+//           last update on that connection returns, which is once the server has applied them
+//           all. A server that answers w:0 writes (FerretDB 1.24) gets w:1; the JSON lines say
+//           which (writeConcern, unacknowledged) and the send time is then the applied time.
 // Faithful: every query and update document built in advance, outside the timed loop, so the
-//           loop only sends; write concern w:0; update i targets document i % DOCS, so with the
-//           article's sizes each of the 2,000 documents is updated 5 times, in 5 rounds; both
-//           schemas get the same updates (same documents, counters and random strings); $inc by
-//           NumberLong as PHP's 64-bit integers; the article's printed line.
+//           loop only sends; update i targets document i % DOCS, so with the article's sizes
+//           each of the 2,000 documents is updated 5 times, in 5 rounds; both schemas get the
+//           same updates (same documents, counters and random strings); $inc by NumberLong as
+//           PHP's 64-bit integers; the article's printed line.
 // Changes:  - Runs in its own database (DB_NAME, prefix classics_).
 //           - The targets' identities are read from each collection (sorted by _id) before the
 //             timed loop; the article does not say how its update scripts knew them.
 //           - The five counters of one update are five distinct keys: with replacement, two equal
 //             keys would collapse into one $inc and stats.events would no longer be their sum,
 //             which the article says it is.
-//           - w:0 needs a server that sends no reply to a fire-and-forget write (OP_MSG
-//             moreToCome). A second connection sends one such write and a ping: if the ping is
-//             answered with the write's reply (FerretDB 1.24 does this), w:0 would desynchronise
-//             the shell's connections, so this script uses w:1 there and says so; the send time
-//             is then also the applied time.
-//           - "Applied": with w:0, the clock stops when serverStatus().opcounters.update has
-//             grown by UPDATES (what mongostat read; polled every POLL_MS; the counter moves as an
-//             update starts, so the last update's own duration may be missed); without
-//             opcounters, when the sum of stats.events reaches its expected total. The sum is
-//             checked afterwards in every case.
+//           - The plan: before the timed loop, the explain command (executionStats, which writes
+//             nothing) for the first update says how the server finds the document (insert.js
+//             built an index on the five fields; see its header) and how many index keys and
+//             documents it examines.
 //           - Samples: a mongosh script is single-threaded, so the loop looks at the clock after
-//             every update and takes a sample once a second has passed: opcounters.update where
-//             the server has it (a real counter of updates processed, as mongostat), else the
-//             script's own count (acknowledged updates with w:1, which are applied ones). A
-//             sample is late by up to one update's round trip, and a send that blocks delays it;
-//             the time spent sampling (and printing progress) is left out of both send times and
-//             reported as samplingMs.
+//             every update and takes a sample once a second has passed, on a second connection
+//             of its own (the writes' connection may hold queued w:0 updates, and a sample sent
+//             there would wait for them): the collection's own count of completed writes
+//             ($collStats latencyStats writes.ops) where the server keeps one, else
+//             serverStatus opcounters.update (the whole server, other clients' updates included),
+//             else the script's count of acknowledged updates (w:1, so applied). A sample is late
+//             by up to one update's round trip. The time spent sampling is left out of the send
+//             time (the loop stood still) but not out of the applied time (the server did not).
+//           - Applied: with w:0, the script polls the counter until it has grown by UPDATES (or
+//             at once where there is none), then sends the command that proves them applied.
 //           - Times: new Date() (the wall clock, like PHP's microtime) and performance.now();
 //             the printed line uses performance.now(), whose microseconds match microtime's.
 //           - VERIFY reads every document back: each key exactly once (in its md5 bucket), each
@@ -113,29 +119,162 @@ for (var p = 0; p < UPDATES; p++) {
   plans.push({ doc: p % DOCS, keys: chosen, random: uniqid() });
 }
 
-function writeConcernFor() {
-  var probe = null;
-  try {
-    probe = new Mongo(db.getMongo().getURI());
-    var probeDb = probe.getDB(DB_NAME);
-    probeDb.getCollection('original').updateOne({ _id: -1 }, { $set: { probe: 1 } }, { writeConcern: { w: 0 } });
-    var reply = probeDb.runCommand({ ping: 1 });
-    if (reply.n !== undefined || reply.nModified !== undefined) {
-      return { outcome: 'w:1', w: 1, reason: 'the server answers fire-and-forget (w:0) writes, which would desynchronise the shell\'s connections' };
-    }
-    return { outcome: 'w:0', w: 0, reason: null };
-  } catch (e) {
-    return { outcome: 'w:1', w: 1, reason: 'fire-and-forget writes could not be tested on a second connection: ' + e.message };
-  } finally {
-    if (probe) try { probe.close(); } catch (e) { /* already closed */ }
-  }
+// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
+// server handles one connection's requests one after another (mongod: "A SessionWorkflow can
+// only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
+// sent on the same connection after w:0 writes is answered only once they are applied: the
+// barrier below. mongosh's own `db` draws from a pool, where two writes may take two
+// connections; the timed writes go on a client of their own whose pool holds one connection.
+
+/** A client with a pool of one connection, connected before any clock starts. */
+function ownConnection() {
+  // the shell's own URI, with any pool size of its own replaced by one connection
+  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+  client.getDB('admin').runCommand({ ping: 1 });
+  return client;
 }
 
+function closeConnection(client) {
+  if (!client) return;
+  try { client.close(); } catch (e) { /* already closed */ }
+}
+
+/** Answered once every write sent before it on this client's one connection is applied. */
+function barrier(client) {
+  return client.getDB('admin').runCommand({ ping: 1 });
+}
+
+/**
+ * Whether this server takes w:0 writes as MongoDB does, tried on connections of their own. A
+ * server that answers them anyway (FerretDB 1.x) hands the next command the write's reply,
+ * which desynchronises the driver; elsewhere 64 w:0 inserts and the barrier must leave all 64
+ * counted. Returns { outcome: 'honoured' (w 0) or 'refused' (w 1), w, reason }.
+ */
+function unacknowledgedWrites(dbName) {
+  var probeName = 'unacknowledgedProbe';
+  var probes = 64;
+  var answered = null;
+  var counted = null;
+  var client = null;
+  try {
+    client = ownConnection();
+    var first = client.getDB(dbName).getCollection(probeName);
+    first.drop();
+    first.insertOne({ _id: 'reply-check' }, { writeConcern: { w: 0 } });
+    sleep(100);
+    var reply = barrier(client);
+    if (reply.n !== undefined || reply.nModified !== undefined) answered = 'the reply ' + JSON.stringify(reply);
+  } catch (e) {
+    answered = 'an error (' + e.message + ')';
+  }
+  closeConnection(client);
+  client = null;
+  if (answered === null) {
+    try {
+      client = ownConnection();
+      var probe = client.getDB(dbName).getCollection(probeName);
+      for (var i = 0; i < probes; i++) probe.insertOne({ _id: i }, { writeConcern: { w: 0 } });
+      barrier(client);
+      counted = probe.countDocuments({ _id: { $type: 'number' } });
+    } catch (e) {
+      counted = 'none (' + e.message + ')';
+    }
+    closeConnection(client);
+  }
+  try { db.getCollection(probeName).drop(); } catch (e) { /* nothing to drop */ }
+  if (answered !== null) {
+    return { outcome: 'refused', w: 1, reason: 'this server answers fire-and-forget (w:0) writes: a command sent after one got ' + answered + ', which desynchronises the driver, so the timed writes wait for each answer (w:1)' };
+  }
+  if (counted !== probes) {
+    return { outcome: 'refused', w: 1, reason: counted + ' of ' + probes + ' w:0 inserts were there when a command sent after them on their connection returned, so the timed writes wait for each answer (w:1)' };
+  }
+  return { outcome: 'honoured', w: 0, reason: 'the timed writes are sent without waiting (w:0), as the article\'s were; ' + probes + ' such inserts were all applied when a command sent after them on their connection returned' };
+}
+// --- end unacknowledged writes ---
+
+// --- update plan: the same text in every script that records how the server finds a write's document (a test holds the copies equal) ---
+/**
+ * What the server does to find the document of an update (the explain command at
+ * executionStats, which plans and runs the search but writes nothing): { text, stages,
+ * keysExamined, docsExamined, scan }. scan is true where every document is read to find it.
+ */
+function updatePlan(dbHandle, collectionName, q, u, upsert) {
+  var res;
+  try {
+    res = dbHandle.runCommand({ explain: { update: collectionName, updates: [{ q: q, u: u, upsert: Boolean(upsert) }] }, verbosity: 'executionStats' });
+  } catch (e) {
+    res = { ok: 0, errmsg: e.message };
+  }
+  if (!res.ok) return { text: 'explain refused: ' + res.errmsg, stages: null, keysExamined: null, docsExamined: null, scan: null };
+  var planner = res.queryPlanner || {};
+  if (planner.winningPlan) {
+    var stages = [];
+    var node = planner.winningPlan.queryPlan || planner.winningPlan;
+    while (node) {
+      stages.push(node.stage + (node.indexName ? ' ' + node.indexName : ''));
+      node = node.inputStage || (node.inputStages ? node.inputStages[0] : null);
+    }
+    var stats = res.executionStats || {};
+    var keys = stats.totalKeysExamined === undefined ? null : Number(stats.totalKeysExamined);
+    var docs = stats.totalDocsExamined === undefined ? null : Number(stats.totalDocsExamined);
+    return {
+      text: stages.join(' <- ') + (keys === null ? '' : '; ' + keys + ' keys and ' + docs + ' documents examined'),
+      stages: stages, keysExamined: keys, docsExamined: docs,
+      scan: stages.some(function (s) { return /COLLSCAN/.test(s); })
+    };
+  }
+  if (planner.Plan) {
+    // FerretDB: its backend's plan for the rows it reads (PostgreSQL's EXPLAIN, or SQLite's EXPLAIN
+    // QUERY PLAN lines), and whether the filter went with it
+    var pushed = res.filterPushdown === true;
+    var backend = Array.isArray(planner.Plan)
+      ? 'SQLite ' + planner.Plan.map(function (line) { return String(line).replace(/^.*detail=/, ''); }).join('; ')
+      : 'PostgreSQL ' + planner.Plan['Node Type'] + (planner.Plan['Index Name'] ? ' on ' + planner.Plan['Index Name'] : '');
+    return {
+      text: 'FerretDB: ' + backend +
+        (pushed ? ', the filter pushed down to the backend' : ', the filter not pushed down: FerretDB reads every document of the collection and matches it itself'),
+      stages: [backend], keysExamined: null, docsExamined: null,
+      scan: !pushed || /Seq Scan|SCAN /.test(backend)
+    };
+  }
+  return { text: 'explain gave no plan the script can read: ' + JSON.stringify(planner).slice(0, 200), stages: null, keysExamined: null, docsExamined: null, scan: null };
+}
+// --- end update plan ---
+
+var unacknowledged = unacknowledgedWrites(DB_NAME);
+var sampler = ownConnection();
+var samplerDb = sampler.getDB(DB_NAME);
+print('write concern w:' + unacknowledged.w + ': ' + unacknowledged.reason);
+
+/** The collection's completed writes ($collStats latencyStats), or null where the server keeps none. */
+function collectionWrites(collectionName) {
+  try {
+    var rows = samplerDb.getCollection(collectionName).aggregate([{ $collStats: { latencyStats: {} } }]).toArray();
+    var stats = rows.length ? rows[0].latencyStats : null;
+    if (stats && stats.writes && stats.writes.ops !== undefined) return toNumber(stats.writes.ops);
+  } catch (e) { /* a server without $collStats latencyStats */ }
+  return null;
+}
+
+/** Updates the whole server has processed (serverStatus opcounters), or null. */
 function opcountersUpdate() {
   try {
-    var status = db.adminCommand({ serverStatus: 1, repl: 0, metrics: 0, locks: 0 });
+    var status = samplerDb.adminCommand({ serverStatus: 1, repl: 0, metrics: 0, locks: 0 });
     if (status.ok && status.opcounters && status.opcounters.update !== undefined) return toNumber(status.opcounters.update);
   } catch (e) { /* a server without serverStatus */ }
+  return null;
+}
+
+/** Where the per-second samples come from on this server, and a reader of that count. */
+function counterFor(collectionName) {
+  if (collectionWrites(collectionName) !== null) {
+    return { source: '$collStats latencyStats writes.ops (this collection\'s completed writes)', read: function () { return collectionWrites(collectionName); } };
+  }
+  if (opcountersUpdate() !== null) {
+    return { source: 'serverStatus opcounters.update (the whole server: other clients\' updates count too)', read: opcountersUpdate };
+  }
   return null;
 }
 
@@ -157,10 +296,6 @@ function updateFor(plan, bucketed) {
   return { $set: { random: plan.random }, $inc: inc };
 }
 
-var writeConcern = writeConcernFor();
-var useOpcounters = opcountersUpdate() !== null;
-print('write concern ' + writeConcern.outcome + (writeConcern.reason ? ' (' + writeConcern.reason + ')' : ''));
-
 function runTest(collectionName, bucketed, progressBase) {
   var collection = db.getCollection(collectionName);
   var targets = identities(collection);
@@ -172,11 +307,15 @@ function runTest(collectionName, bucketed, progressBase) {
     queries.push({ appver: t.appver, deploytype: t.deploytype, g: t.g, guid: t.guid, timeslice: t.timeslice });
     newObjs.push(updateFor(plan, bucketed));
   });
-  var options = { writeConcern: { w: writeConcern.w } };
+  var plan = updatePlan(db, collectionName, queries[0], newObjs[0], false);
   var eventsBefore = sumEvents(collection);
-  var source = useOpcounters ? 'opcounters.update'
-    : writeConcern.w === 1 ? 'script progress (acknowledged updates)' : 'script progress (updates sent, unacknowledged)';
-  var opcountersBase = useOpcounters ? opcountersUpdate() : 0;
+  var counter = unacknowledged.w === 0 ? counterFor(collectionName) : null;
+  var source = counter ? counter.source
+    : unacknowledged.w === 1 ? 'the script\'s count of acknowledged updates (w:1, so applied)' : 'the script\'s count of updates sent (w:0, no counter on this server)';
+  var counterBase = counter ? counter.read() : 0;
+  var writer = ownConnection();
+  var writes = writer.getDB(DB_NAME).getCollection(collectionName);
+  var options = { writeConcern: { w: unacknowledged.w } };
   var sent = 0;
   var samples = [];
   var samplingHrMs = 0;
@@ -185,7 +324,7 @@ function runTest(collectionName, bucketed, progressBase) {
   var t0;
   var lastSampleT;
   var lastSampleValue = 0;
-  function countSoFar() { return useOpcounters ? opcountersUpdate() - opcountersBase : sent; }
+  function countSoFar() { return counter ? counter.read() - counterBase : sent; }
   function takeSample(now, onlyIfMoved) {
     var value = countSoFar();
     if (onlyIfMoved && value === lastSampleValue) return;
@@ -202,7 +341,7 @@ function runTest(collectionName, bucketed, progressBase) {
   // mongostat's idle line before the run, so the series starts where the article's does.
   samples.push({ second: 0, updatesPerSecond: 0, updates: 0, total: 0 });
   for (var i = 0; i < UPDATES; i++) {
-    collection.updateOne(queries[i], newObjs[i], options);
+    writes.updateOne(queries[i], newObjs[i], options);
     sent++;
     var now = performance.now();
     if (now - lastSampleT >= 1000) {
@@ -216,54 +355,45 @@ function runTest(collectionName, bucketed, progressBase) {
   var sendHrMs = sendEnd - t0 - samplingHrMs;
   var sendMs = Math.abs(new Date() - startDate) - samplingDateMs;
 
-  // Wait until the server has applied what was sent.
-  var appliedHrMs = null;
-  var appliedMs = null;
+  // Wait until the server has applied what was sent: the counter, then the proof on the writes' connection.
   var appliedBy;
-  var expected = eventsBefore + INCS_PER_UPDATE * UPDATES;
-  var eventsAfter;
-  var lastProgressT = performance.now();
-  if (writeConcern.w === 1) {
-    appliedBy = 'acknowledged writes (w:1)';
-    appliedHrMs = sendHrMs;
-    appliedMs = sendMs;
+  if (unacknowledged.w === 1) {
+    appliedBy = 'each update acknowledged (w:1)';
     takeSample(sendEnd, true);
-    eventsAfter = sumEvents(collection);
   } else {
-    appliedBy = useOpcounters ? 'opcounters.update' : 'sum of stats.events';
-    var done = useOpcounters ? countSoFar() : sumEvents(collection);
-    var target = useOpcounters ? UPDATES : expected;
+    var done = countSoFar();
     var lastDone = done;
-    while (done < target && performance.now() - lastProgressT < STALL_MS) {
+    var lastProgressT = performance.now();
+    while (counter && done < UPDATES && performance.now() - lastProgressT < STALL_MS) {
       sleep(POLL_MS);
       var nowWait = performance.now();
       if (nowWait - lastSampleT >= 1000) takeSample(nowWait);
-      done = useOpcounters ? countSoFar() : sumEvents(collection);
+      done = countSoFar();
       if (done !== lastDone) { lastDone = done; lastProgressT = performance.now(); }
     }
-    var appliedT = performance.now();
-    if (done >= target) {
-      appliedHrMs = appliedT - t0 - samplingHrMs;
-      appliedMs = Math.abs(new Date() - startDate) - samplingDateMs;
-    }
-    takeSample(appliedT, true);
-    eventsAfter = useOpcounters ? sumEvents(collection) : done;
-    // Opcounters move when an update starts: let the last one finish before checking the sum.
-    var settle = performance.now();
-    while (eventsAfter < expected && performance.now() - settle < STALL_MS) { sleep(POLL_MS); eventsAfter = sumEvents(collection); }
+    appliedBy = 'a command sent after the last update on its connection returned' + (counter ? ' (once ' + counter.source.split(' (')[0] + ' had counted ' + done + ' of ' + UPDATES + ')' : '');
   }
+  barrier(writer);
+  var appliedT = performance.now();
+  var appliedHrMs = appliedT - t0;
+  var appliedMs = Math.abs(new Date() - startDate);
+  if (unacknowledged.w === 0) takeSample(appliedT, true);
+  closeConnection(writer);
+  var eventsAfter = sumEvents(collection);
+  var expected = eventsBefore + INCS_PER_UPDATE * UPDATES;
   // The last sample, taken when the test ends, usually covers less than a second.
   samples.forEach(function (s, i) { s.partial = i > 0 && i === samples.length - 1 && s.second - samples[i - 1].second < 0.999; });
 
   print('Updated ' + UPDATES + ' documents in ' + (sendHrMs / 1000).toFixed(6) + ' seconds (avg: ' +
     (sendHrMs / 1000 / UPDATES).toFixed(6) + '/document)');
-  print('  ' + collectionName + ': applied after ' + (appliedHrMs === null ? 'NOT ALL APPLIED' : (appliedHrMs / 1000).toFixed(6) + ' seconds') +
-    ' (' + appliedBy + '); stats.events ' + eventsBefore + ' -> ' + eventsAfter + ', expected ' + expected);
+  print('  ' + collectionName + ': applied after ' + (appliedHrMs / 1000).toFixed(6) + ' seconds (' + appliedBy + '); stats.events ' +
+    eventsBefore + ' -> ' + eventsAfter + ', expected ' + expected);
+  print('  plan: ' + plan.text);
   print('  second   updates since the line before (' + source + ')');
   samples.forEach(function (s) { print('  ' + String(s.second.toFixed(3)).padStart(7) + '   ' + String(s.updates).padStart(6) + (s.partial ? '  (partial second)' : '')); });
 
   return {
-    collection: collectionName, bucketed: bucketed, targets: targets,
+    collection: collectionName, bucketed: bucketed, targets: targets, plan: plan,
     ms: sendMs, hrMs: sendHrMs, appliedMs: appliedMs, appliedHrMs: appliedHrMs, appliedBy: appliedBy,
     samplingMs: samplingHrMs, source: source, samples: samples,
     eventsBefore: eventsBefore, eventsAfter: eventsAfter, eventsExpected: expected
@@ -323,6 +453,7 @@ function readBackText(r) {
 }
 
 var results = [runTest('original', false, 0), runTest('bucket', true, UPDATES)];
+closeConnection(sampler);
 results.forEach(function (r) {
   r.verification = VERIFY ? verify(r) : null;
   if (r.verification) print(r.collection + ' read back: ' + (r.verification.ok ? 'as planned' : 'DIFFERS ' + JSON.stringify(r.verification.problems)));
@@ -342,7 +473,9 @@ results.forEach(function (r) {
     appliedSeconds: r.appliedHrMs === null ? null : Math.round(r.appliedHrMs) / 1000,
     rate: r.appliedHrMs === null ? null : Math.round(UPDATES / r.appliedHrMs * 1000 * 10) / 10,
     sendRate: Math.round(UPDATES / r.hrMs * 1000 * 10) / 10,
-    samplingMs: round3(r.samplingMs), writeConcern: { outcome: writeConcern.outcome, reason: writeConcern.reason },
+    samplingMs: round3(r.samplingMs), writeConcern: 'w:' + unacknowledged.w,
+    unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
+    plan: r.plan.text, planStages: r.plan.stages, planScans: r.plan.scan, keysExamined: r.plan.keysExamined, docsExamined: r.plan.docsExamined,
     samplesFrom: r.source,
     eventsBefore: r.eventsBefore, eventsAfter: r.eventsAfter, eventsExpected: r.eventsExpected,
     eventsOk: r.eventsAfter === r.eventsExpected,

@@ -1,10 +1,16 @@
 // mongo-classics · power-of-2-sizes · pass.js
-// Article:  "MongoDB. Comprobando el rendimiento de usePowerOf2Sizes", charlascylon.com, 2014
-//           (shared/seeds/000_afd7a680bdde55cf.txt). MongoDB 2.4 / 2.6-rc era, MMAPv1.
+// Article:  "MongoDB. Comprobando el rendimiento de usePowerOf2Sizes", charlascylon.com,
+//           2014, https://charlascylon.com/post/79152194969/ . MongoDB 2.4 / 2.6-rc era, MMAPv1.
 // Measures: one pass of the article's churn on noPowerOf2Sizes and powerOf2Sizes: random
 //           updates that grow foo, random removes, then inserts after the highest _id; every
-//           operation timed on its own and summed per collection. The article ran this 21
-//           times and read stats().size after each pass (the orchestrator does that part).
+//           operation timed on its own and summed per collection, and the time until the server
+//           had applied the pass. The article ran this 21 times and read stats().size after
+//           each pass (the orchestrator does that part).
+// Writes:   as in setup.js: the 2.4 shell sent update/remove/insert without waiting, so the
+//           article's Date sums time the sending. The kit sends them with w:0 where the server
+//           takes them (mongod), on one connection of its own, then a command on it that is
+//           answered once all are applied (appliedHrMs, both collections, from the first write);
+//           on a server that answers w:0 writes (FerretDB 1.24), w:1, said in the JSON lines.
 // Faithful: the same operations on both collections in turn; targets drawn with
 //           getRandomInt(0, lastElement), lastElement read once from powerOf2Sizes, so updates
 //           and removes may hit documents already removed (the article says so); the re-drawn
@@ -16,9 +22,15 @@
 //             itself recommends. The output says which was used.
 //           - updateOne/deleteOne/insertOne for the deprecated update/remove/insert: the same
 //             single-document writes for these _id filters.
-//           - A performance.now() sum beside the Date sum; tallies of documents matched,
-//             removed and inserted so counts can be checked; one JSON line per collection;
-//             SEED as in setup.js.
+//           - The pass's random draws are made before its loops, in the article's order (each
+//             update's target then its array, then the removes' targets, then the inserts'
+//             arrays), so the same values are drawn and the timed loops only write. The article
+//             drew them between its timed writes, outside its timers.
+//           - w:0 writes return no counts, so the documents matched, removed and inserted are
+//             worked out from the _ids present before the pass (read untimed); the orchestrator's
+//             count after the step then checks that every write was applied.
+//           - A performance.now() sum beside the Date sum; one JSON line per collection; SEED as
+//             in setup.js.
 // Sizes:    UPDATES, REMOVES, INSERTS count operations: the article's i<=100000 and d<=20000
 //           loops make 100,001 and 20,001; its insert loop makes 20,000.
 
@@ -46,6 +58,81 @@ function getRandomInt(min, max) {
   return Math.floor(random() * (max - min + 1)) + min;
 }
 
+// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
+// server handles one connection's requests one after another (mongod: "A SessionWorkflow can
+// only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
+// sent on the same connection after w:0 writes is answered only once they are applied: the
+// barrier below. mongosh's own `db` draws from a pool, where two writes may take two
+// connections; the timed writes go on a client of their own whose pool holds one connection.
+
+/** A client with a pool of one connection, connected before any clock starts. */
+function ownConnection() {
+  // the shell's own URI, with any pool size of its own replaced by one connection
+  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+  client.getDB('admin').runCommand({ ping: 1 });
+  return client;
+}
+
+function closeConnection(client) {
+  if (!client) return;
+  try { client.close(); } catch (e) { /* already closed */ }
+}
+
+/** Answered once every write sent before it on this client's one connection is applied. */
+function barrier(client) {
+  return client.getDB('admin').runCommand({ ping: 1 });
+}
+
+/**
+ * Whether this server takes w:0 writes as MongoDB does, tried on connections of their own. A
+ * server that answers them anyway (FerretDB 1.x) hands the next command the write's reply,
+ * which desynchronises the driver; elsewhere 64 w:0 inserts and the barrier must leave all 64
+ * counted. Returns { outcome: 'honoured' (w 0) or 'refused' (w 1), w, reason }.
+ */
+function unacknowledgedWrites(dbName) {
+  var probeName = 'unacknowledgedProbe';
+  var probes = 64;
+  var answered = null;
+  var counted = null;
+  var client = null;
+  try {
+    client = ownConnection();
+    var first = client.getDB(dbName).getCollection(probeName);
+    first.drop();
+    first.insertOne({ _id: 'reply-check' }, { writeConcern: { w: 0 } });
+    sleep(100);
+    var reply = barrier(client);
+    if (reply.n !== undefined || reply.nModified !== undefined) answered = 'the reply ' + JSON.stringify(reply);
+  } catch (e) {
+    answered = 'an error (' + e.message + ')';
+  }
+  closeConnection(client);
+  client = null;
+  if (answered === null) {
+    try {
+      client = ownConnection();
+      var probe = client.getDB(dbName).getCollection(probeName);
+      for (var i = 0; i < probes; i++) probe.insertOne({ _id: i }, { writeConcern: { w: 0 } });
+      barrier(client);
+      counted = probe.countDocuments({ _id: { $type: 'number' } });
+    } catch (e) {
+      counted = 'none (' + e.message + ')';
+    }
+    closeConnection(client);
+  }
+  try { db.getCollection(probeName).drop(); } catch (e) { /* nothing to drop */ }
+  if (answered !== null) {
+    return { outcome: 'refused', w: 1, reason: 'this server answers fire-and-forget (w:0) writes: a command sent after one got ' + answered + ', which desynchronises the driver, so the timed writes wait for each answer (w:1)' };
+  }
+  if (counted !== probes) {
+    return { outcome: 'refused', w: 1, reason: counted + ' of ' + probes + ' w:0 inserts were there when a command sent after them on their connection returned, so the timed writes wait for each answer (w:1)' };
+  }
+  return { outcome: 'honoured', w: 0, reason: 'the timed writes are sent without waiting (w:0), as the article\'s were; ' + probes + ' such inserts were all applied when a command sent after them on their connection returned' };
+}
+// --- end unacknowledged writes ---
+
 function pushOperator() {
   try {
     db.powerOf2Sizes.updateOne({ _id: -1 }, { $pushAll: { foo: [0] } });
@@ -61,89 +148,118 @@ function pushUpdate(values) {
   return operator === '$pushAll' ? { $pushAll: { foo: values } } : { $push: { foo: { $each: values } } };
 }
 
+// The article's foo: its loop bound getRandomInt(1, 10) is drawn again on every iteration.
+function drawArray() {
+  var values = new Array();
+  for (var a = 0; a < getRandomInt(1, 10); a++) {
+    values[a] = getRandomInt(1, 10) * getRandomInt(1, 50);
+  }
+  return values;
+}
+
+var lastElement = db.powerOf2Sizes.find().sort({ _id: -1 }).limit(1).toArray()[0]._id;
+var updates = [];
+for (var u = 0; u < UPDATES; u++) {
+  var updateTarget = getRandomInt(0, lastElement);
+  updates.push({ target: updateTarget, values: drawArray() });
+}
+var removes = [];
+for (var r = 0; r < REMOVES; r++) removes.push(getRandomInt(0, lastElement));
+var insertArrays = [];
+for (var n = 0; n < INSERTS; n++) insertArrays.push(drawArray());
+
+/** What the pass must do to a collection, from the _ids it holds before the pass. */
+function expectedTally(collectionName) {
+  var targets = {};
+  updates.forEach(function (x) { targets[x.target] = true; });
+  removes.forEach(function (x) { targets[x] = true; });
+  var ids = Object.keys(targets).map(Number);
+  var present = {};
+  for (var k = 0; k < ids.length; k += 50000) {
+    db.getCollection(collectionName).find({ _id: { $in: ids.slice(k, k + 50000) } }, { _id: 1 }).forEach(function (d) { present[d._id] = true; });
+  }
+  var matched = updates.filter(function (x) { return present[x.target]; }).length;
+  var removed = 0;
+  removes.forEach(function (x) { if (present[x]) { removed++; present[x] = false; } });
+  return { matched: matched, removed: removed, inserted: INSERTS };
+}
+var tally = { noPowerOf2Sizes: expectedTally('noPowerOf2Sizes'), powerOf2Sizes: expectedTally('powerOf2Sizes') };
+
+var unacknowledged = unacknowledgedWrites(DB_NAME);
+var writeOptions = { writeConcern: { w: unacknowledged.w } };
+print('writes w:' + unacknowledged.w + ': ' + unacknowledged.reason);
+var client = ownConnection();
+var noPowerOf2Sizes = client.getDB(DB_NAME).getCollection('noPowerOf2Sizes');
+var powerOf2Sizes = client.getDB(DB_NAME).getCollection('powerOf2Sizes');
+
 var startDate;
 var t0;
-var res;
 var noPowerOf2Milliseconds = 0;
 var powerOf2Milliseconds = 0;
 var noPowerOf2HrMilliseconds = 0;
 var powerOf2HrMilliseconds = 0;
-var tally = {
-  noPowerOf2Sizes: { matched: 0, removed: 0, inserted: 0 },
-  powerOf2Sizes: { matched: 0, removed: 0, inserted: 0 }
-};
-var myArray;
 var totalOps = UPDATES + REMOVES + INSERTS;
 var progressEvery = Math.max(1, Math.floor(totalOps / 100));
 function progress(done) {
   if (PROGRESS && done % progressEvery === 0) print(JSON.stringify({ progress: done, of: totalOps }));
 }
-var lastElement = db.powerOf2Sizes.find().sort({ _id: -1 }).limit(1).toArray()[0]._id;
 
+var loopStart = performance.now();
 for (var i = 0; i < UPDATES; i++) {
-  var objectToUpdate = getRandomInt(0, lastElement);
-  myArray = new Array();
-  for (var a = 0; a < getRandomInt(1, 10); a++) {
-    myArray[a] = getRandomInt(1, 10) * getRandomInt(1, 50);
-  }
+  var update = pushUpdate(updates[i].values);
 
   startDate = new Date(); t0 = performance.now();
-  res = db.noPowerOf2Sizes.updateOne({ _id: objectToUpdate }, pushUpdate(myArray));
+  noPowerOf2Sizes.updateOne({ _id: updates[i].target }, update, writeOptions);
   noPowerOf2HrMilliseconds += performance.now() - t0;
   noPowerOf2Milliseconds += Math.abs(new Date() - startDate);
-  tally.noPowerOf2Sizes.matched += res.matchedCount;
 
   startDate = new Date(); t0 = performance.now();
-  res = db.powerOf2Sizes.updateOne({ _id: objectToUpdate }, pushUpdate(myArray));
+  powerOf2Sizes.updateOne({ _id: updates[i].target }, update, writeOptions);
   powerOf2HrMilliseconds += performance.now() - t0;
   powerOf2Milliseconds += Math.abs(new Date() - startDate);
-  tally.powerOf2Sizes.matched += res.matchedCount;
 
   progress(i + 1);
 }
 
 for (var d = 0; d < REMOVES; d++) {
-  var objectToRemove = getRandomInt(0, lastElement);
-
   startDate = new Date(); t0 = performance.now();
-  res = db.noPowerOf2Sizes.deleteOne({ _id: objectToRemove });
+  noPowerOf2Sizes.deleteOne({ _id: removes[d] }, writeOptions);
   noPowerOf2HrMilliseconds += performance.now() - t0;
   noPowerOf2Milliseconds += Math.abs(new Date() - startDate);
-  tally.noPowerOf2Sizes.removed += res.deletedCount;
 
   startDate = new Date(); t0 = performance.now();
-  res = db.powerOf2Sizes.deleteOne({ _id: objectToRemove });
+  powerOf2Sizes.deleteOne({ _id: removes[d] }, writeOptions);
   powerOf2HrMilliseconds += performance.now() - t0;
   powerOf2Milliseconds += Math.abs(new Date() - startDate);
-  tally.powerOf2Sizes.removed += res.deletedCount;
 
   progress(UPDATES + d + 1);
 }
 
 for (var j = lastElement + 1; j <= lastElement + INSERTS; j++) {
-  myArray = new Array();
-  for (var p = 0; p < getRandomInt(1, 10); p++) {
-    myArray[p] = getRandomInt(1, 10) * getRandomInt(1, 50);
-  }
+  var myArray = insertArrays[j - lastElement - 1];
 
   startDate = new Date(); t0 = performance.now();
-  db.noPowerOf2Sizes.insertOne({ _id: j, foo: myArray });
+  noPowerOf2Sizes.insertOne({ _id: j, foo: myArray }, writeOptions);
   noPowerOf2HrMilliseconds += performance.now() - t0;
   noPowerOf2Milliseconds += Math.abs(new Date() - startDate);
-  tally.noPowerOf2Sizes.inserted++;
 
   startDate = new Date(); t0 = performance.now();
-  db.powerOf2Sizes.insertOne({ _id: j, foo: myArray });
+  powerOf2Sizes.insertOne({ _id: j, foo: myArray }, writeOptions);
   powerOf2HrMilliseconds += performance.now() - t0;
   powerOf2Milliseconds += Math.abs(new Date() - startDate);
-  tally.powerOf2Sizes.inserted++;
 
   progress(UPDATES + REMOVES + (j - lastElement));
 }
+var lastSent = performance.now();
+barrier(client);
+var appliedHrMilliseconds = performance.now() - loopStart;
+var barrierHrMilliseconds = performance.now() - lastSent;
+closeConnection(client);
 
 print('noPowerOf2 ' + noPowerOf2Milliseconds);
 print('powerOf2 ' + powerOf2Milliseconds);
 print('');
+print('applied after ' + Math.round(appliedHrMilliseconds) + ' ms (both collections, w:' + unacknowledged.w + '; the last ' + Math.round(barrierHrMilliseconds) + ' ms after the last write was sent)');
 
 [['noPowerOf2Sizes', noPowerOf2Milliseconds, noPowerOf2HrMilliseconds],
  ['powerOf2Sizes', powerOf2Milliseconds, powerOf2HrMilliseconds]].forEach(function (c) {
@@ -151,6 +267,8 @@ print('');
   print(JSON.stringify({
     scenario: 'power-of-2-sizes', step: 'pass', pass: PASS, collection: c[0],
     ms: c[1], hrMs: Math.round(c[2] * 1000) / 1000,
+    appliedHrMs: Math.round(appliedHrMilliseconds * 1000) / 1000, barrierHrMs: Math.round(barrierHrMilliseconds * 1000) / 1000,
+    writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
     ops: { updates: UPDATES, removes: REMOVES, inserts: INSERTS },
     matched: t.matched, removed: t.removed, inserted: t.inserted, pushOperator: operator
   }));

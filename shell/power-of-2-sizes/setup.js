@@ -1,17 +1,31 @@
 // mongo-classics · power-of-2-sizes · setup.js
-// Article:  "MongoDB. Comprobando el rendimiento de usePowerOf2Sizes", charlascylon.com, 2014
-//           (shared/seeds/000_afd7a680bdde55cf.txt). MongoDB 2.4 / 2.6-rc era, MMAPv1.
+// Article:  "MongoDB. Comprobando el rendimiento de usePowerOf2Sizes", charlascylon.com,
+//           2014, https://charlascylon.com/post/79152194969/ . MongoDB 2.4 / 2.6-rc era, MMAPv1.
 // Measures: the time to insert documents _id 0..DOCS-1 into noPowerOf2Sizes and powerOf2Sizes,
-//           one insert at a time, each timed on its own and summed per collection.
+//           one insert at a time, each timed on its own and summed per collection; beside it,
+//           the time until the server had applied them all.
+// Writes:   the article pasted its loops into the MongoDB 2.4 shell, whose insert() sent the
+//           write and returned without waiting for an answer (the 2.4 shell asked getLastError
+//           only after a line typed at its prompt, never inside a loop): its Date sums time the
+//           sending. The kit sends the same inserts with w:0 where the server takes them
+//           (mongod), on one connection of its own as the 2.4 shell had, and after the loop sends
+//           a command on that connection, answered only once every insert is applied: appliedHrMs
+//           (both collections together, from the first insert). A server that answers w:0
+//           writes (FerretDB 1.24) gets w:1 instead; the JSON lines say which (writeConcern,
+//           unacknowledged) and the Date sums then time round trips.
 // Faithful: getRandomInt; foo built by the article's loop, whose bound getRandomInt(1,10) is
 //           re-drawn on every iteration (so short arrays are likelier than 1..10 uniform);
 //           the same array goes to both collections; new Date() sums per operation; the
 //           article's printed lines "noPowerOf2 <ms>" and "powerOf2 <ms>".
 // Changes:  - Runs in its own database (DB_NAME, prefix classics_), not the user's current one,
 //             so a paste never writes into a database the kit does not own.
+//           - Drops both collections before creating them: the article created them in an
+//             empty database, and a second paste must start the same way (createCollection
+//             refuses a collection that exists).
 //           - collMod usePowerOf2Sizes is tried and its outcome recorded: WiredTiger (MongoDB
 //             3.0+) allocates no padding and MongoDB 4.2+ refuses the option; FerretDB has no
-//             collMod. The collection is used as it is either way.
+//             collMod. No server this shell can reach (MongoDB 4.4 and later) has MMAPv1. The
+//             collection is used as it is either way.
 //           - insertOne for the shell's deprecated insert(): the same single-document write.
 //           - Beside the article's Date sum (whole milliseconds per operation, so sub-ms
 //             operations count as 0 or 1), a performance.now() sum of the same operations.
@@ -40,6 +54,81 @@ function getRandomInt(min, max) {
   return Math.floor(random() * (max - min + 1)) + min;
 }
 
+// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
+// server handles one connection's requests one after another (mongod: "A SessionWorkflow can
+// only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
+// sent on the same connection after w:0 writes is answered only once they are applied: the
+// barrier below. mongosh's own `db` draws from a pool, where two writes may take two
+// connections; the timed writes go on a client of their own whose pool holds one connection.
+
+/** A client with a pool of one connection, connected before any clock starts. */
+function ownConnection() {
+  // the shell's own URI, with any pool size of its own replaced by one connection
+  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+  client.getDB('admin').runCommand({ ping: 1 });
+  return client;
+}
+
+function closeConnection(client) {
+  if (!client) return;
+  try { client.close(); } catch (e) { /* already closed */ }
+}
+
+/** Answered once every write sent before it on this client's one connection is applied. */
+function barrier(client) {
+  return client.getDB('admin').runCommand({ ping: 1 });
+}
+
+/**
+ * Whether this server takes w:0 writes as MongoDB does, tried on connections of their own. A
+ * server that answers them anyway (FerretDB 1.x) hands the next command the write's reply,
+ * which desynchronises the driver; elsewhere 64 w:0 inserts and the barrier must leave all 64
+ * counted. Returns { outcome: 'honoured' (w 0) or 'refused' (w 1), w, reason }.
+ */
+function unacknowledgedWrites(dbName) {
+  var probeName = 'unacknowledgedProbe';
+  var probes = 64;
+  var answered = null;
+  var counted = null;
+  var client = null;
+  try {
+    client = ownConnection();
+    var first = client.getDB(dbName).getCollection(probeName);
+    first.drop();
+    first.insertOne({ _id: 'reply-check' }, { writeConcern: { w: 0 } });
+    sleep(100);
+    var reply = barrier(client);
+    if (reply.n !== undefined || reply.nModified !== undefined) answered = 'the reply ' + JSON.stringify(reply);
+  } catch (e) {
+    answered = 'an error (' + e.message + ')';
+  }
+  closeConnection(client);
+  client = null;
+  if (answered === null) {
+    try {
+      client = ownConnection();
+      var probe = client.getDB(dbName).getCollection(probeName);
+      for (var i = 0; i < probes; i++) probe.insertOne({ _id: i }, { writeConcern: { w: 0 } });
+      barrier(client);
+      counted = probe.countDocuments({ _id: { $type: 'number' } });
+    } catch (e) {
+      counted = 'none (' + e.message + ')';
+    }
+    closeConnection(client);
+  }
+  try { db.getCollection(probeName).drop(); } catch (e) { /* nothing to drop */ }
+  if (answered !== null) {
+    return { outcome: 'refused', w: 1, reason: 'this server answers fire-and-forget (w:0) writes: a command sent after one got ' + answered + ', which desynchronises the driver, so the timed writes wait for each answer (w:1)' };
+  }
+  if (counted !== probes) {
+    return { outcome: 'refused', w: 1, reason: counted + ' of ' + probes + ' w:0 inserts were there when a command sent after them on their connection returned, so the timed writes wait for each answer (w:1)' };
+  }
+  return { outcome: 'honoured', w: 0, reason: 'the timed writes are sent without waiting (w:0), as the article\'s were; ' + probes + ' such inserts were all applied when a command sent after them on their connection returned' };
+}
+// --- end unacknowledged writes ---
+
 function tryUsePowerOf2Sizes(collectionName) {
   var engine = null;
   try { engine = db.serverStatus().storageEngine.name; } catch (e) { /* FerretDB has no storageEngine */ }
@@ -55,10 +144,19 @@ function tryUsePowerOf2Sizes(collectionName) {
   }
 }
 
+db.noPowerOf2Sizes.drop();
+db.powerOf2Sizes.drop();
 db.createCollection('noPowerOf2Sizes');
 db.createCollection('powerOf2Sizes');
 var powerOf2 = tryUsePowerOf2Sizes('powerOf2Sizes');
 print('usePowerOf2Sizes ' + powerOf2.outcome + (powerOf2.reason ? ': ' + powerOf2.reason : ''));
+
+var unacknowledged = unacknowledgedWrites(DB_NAME);
+var writeOptions = { writeConcern: { w: unacknowledged.w } };
+print('writes w:' + unacknowledged.w + ': ' + unacknowledged.reason);
+var client = ownConnection();
+var noPowerOf2Sizes = client.getDB(DB_NAME).getCollection('noPowerOf2Sizes');
+var powerOf2Sizes = client.getDB(DB_NAME).getCollection('powerOf2Sizes');
 
 var myArray;
 var startDate;
@@ -69,6 +167,7 @@ var noPowerOf2HrMilliseconds = 0;
 var powerOf2HrMilliseconds = 0;
 var progressEvery = Math.max(1, Math.floor(DOCS / 100));
 
+var loopStart = performance.now();
 for (var i = 0; i < DOCS; i++) {
   myArray = new Array();
   for (var a = 0; a < getRandomInt(1, 10); a++) {
@@ -76,27 +175,35 @@ for (var i = 0; i < DOCS; i++) {
   }
 
   startDate = new Date(); t0 = performance.now();
-  db.noPowerOf2Sizes.insertOne({ _id: i, foo: myArray });
+  noPowerOf2Sizes.insertOne({ _id: i, foo: myArray }, writeOptions);
   noPowerOf2HrMilliseconds += performance.now() - t0;
   noPowerOf2Milliseconds += Math.abs(new Date() - startDate);
 
   startDate = new Date(); t0 = performance.now();
-  db.powerOf2Sizes.insertOne({ _id: i, foo: myArray });
+  powerOf2Sizes.insertOne({ _id: i, foo: myArray }, writeOptions);
   powerOf2HrMilliseconds += performance.now() - t0;
   powerOf2Milliseconds += Math.abs(new Date() - startDate);
 
   if (PROGRESS && (i + 1) % progressEvery === 0) print(JSON.stringify({ progress: i + 1, of: DOCS }));
 }
+var lastSent = performance.now();
+barrier(client);
+var appliedHrMilliseconds = performance.now() - loopStart;
+var barrierHrMilliseconds = performance.now() - lastSent;
+closeConnection(client);
 
 print('noPowerOf2 ' + noPowerOf2Milliseconds);
 print('powerOf2 ' + powerOf2Milliseconds);
 print('');
+print('applied after ' + Math.round(appliedHrMilliseconds) + ' ms (both collections, w:' + unacknowledged.w + '; the last ' + Math.round(barrierHrMilliseconds) + ' ms after the last insert was sent)');
 
 [['noPowerOf2Sizes', noPowerOf2Milliseconds, noPowerOf2HrMilliseconds],
  ['powerOf2Sizes', powerOf2Milliseconds, powerOf2HrMilliseconds]].forEach(function (c) {
   print(JSON.stringify({
     scenario: 'power-of-2-sizes', step: 'setup', collection: c[0],
     ms: c[1], hrMs: Math.round(c[2] * 1000) / 1000,
+    appliedHrMs: Math.round(appliedHrMilliseconds * 1000) / 1000, barrierHrMs: Math.round(barrierHrMilliseconds * 1000) / 1000,
+    writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
     ops: { inserts: DOCS }, inserted: DOCS, removed: 0,
     usePowerOf2Sizes: c[0] === 'powerOf2Sizes' ? powerOf2 : null
   }));

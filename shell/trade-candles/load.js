@@ -1,11 +1,15 @@
 // mongo-classics · trade-candles · load.js
-// Article:  "Тестирование быстрой MongoDB – TokuMX в условиях, близких к реальности", umputun.com
-//           (also habrahabr.ru/post/217617), 2014 (shared/seeds/003_822172644beb1447.txt).
-//           MongoDB 2.4/2.6 "out of the box" (MMAPv1) against TokuMX, two 2-CPU VMs with 1 GB RAM.
+// Article:  "Тестирование быстрой MongoDB – TokuMX в условиях, близких к реальности", umputun,
+//           5 April 2014, https://p.umputun.com/2014/04/05/tokumx-testing/ (also
+//           http://habrahabr.ru/post/217617). MongoDB 2.4/2.6 "out of the box" (MMAPv1, which
+//           compressed nothing) against TokuMX, two 2-CPU VMs with 1 GB RAM.
 // Measures: the article's write test: one trading day of 1-minute trade candles (1.4M documents
 //           of about 270 bytes) written into a collection that carries 3 secondary indexes, one
 //           simple and two compound; the time until the data is in and indexed. The data and
 //           index sizes come from collStats after the step (the orchestrator reads them).
+// Writes:   the article does not say how it wrote; the drivers of 2014 (MongoClient, since late
+//           2012) acknowledged every write by default, so the loads here are acknowledged
+//           insertMany calls (w:1), and the time is until the server has them.
 // Faithful: one day, 1.4M candles (3,600 tickers x 390 one-minute candles of a 9:30-16:00
 //           session = 1,404,000), an average BSON size near the article's 270 bytes (measured
 //           with bsonsize() on every candle and printed), 3 extra indexes: one simple, two
@@ -34,6 +38,9 @@
 //             performance.now() and the times are summed (ms, hrMs).
 //           - Runs in its own database (DB_NAME, prefix classics_) and drops only its own
 //             collection first, so a paste never touches a user's data.
+//           - Sizes: WiredTiger writes a collection's file at checkpoints (every 60 s), so sizes
+//             read right after a load can lag. On a server the kit started (SERVER_OWNED_BY_KIT)
+//             the script forces one (fsync) before reading them; elsewhere it says they may lag.
 //           - Prints one JSON line for the orchestrator; SEED swaps Math.random for a seeded
 //             generator so prices and volumes repeat (default: Math.random). The ticker list
 //             never depends on SEED.
@@ -44,6 +51,7 @@ if (typeof MINUTES === 'undefined') var MINUTES = 390;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_trade_candles';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
+if (typeof SERVER_OWNED_BY_KIT === 'undefined') var SERVER_OWNED_BY_KIT = false;
 
 db = db.getSiblingDB(DB_NAME);
 
@@ -187,6 +195,19 @@ for (var minute = 0; minute < MINUTES; minute++) {
 if (batch.length) flush();
 
 var avgBsonSize = inserted ? Math.round(bsonBytes / inserted * 10) / 10 : null;
+
+// WiredTiger writes table files at checkpoints: force one where this run may, before the sizes.
+function checkpointBeforeSizes() {
+  if (!SERVER_OWNED_BY_KIT) return 'read right after the load, without forcing a checkpoint (the kit did not start this server): on WiredTiger, which writes its files every 60 s, the sizes on disk may lag';
+  try {
+    var res = db.adminCommand({ fsync: 1 });
+    if (res.ok) return 'read after a forced checkpoint (fsync)';
+    return 'read right after the load: fsync was refused (' + res.errmsg + '), so sizes on disk may lag';
+  } catch (e) {
+    return 'read right after the load: fsync was refused (' + e.message + '), so sizes on disk may lag';
+  }
+}
+var sizesRead = checkpointBeforeSizes();
 // the collStats command, as the article's shell's stats() was and as the orchestrator reads it
 // (mongosh's stats() goes through $collStats, whose size on FerretDB counts the indexes too)
 var stats;
@@ -196,7 +217,7 @@ if (!stats.ok) stats = db.candles.stats();
 var sizes = { size: Number(stats.size), storageSize: Number(stats.storageSize), totalIndexSize: Number(stats.totalIndexSize) };
 print('candles ' + inserted + ' (' + TICKERS + ' tickers x ' + MINUTES + ' minutes), average BSON size ' + avgBsonSize + ' bytes');
 print('load ' + milliseconds + ' ms (' + Math.round(inserted / (milliseconds / 1000)) + ' candles/s), 3 indexes built before the load');
-print('data ' + sizes.size + ' bytes, storage ' + sizes.storageSize + ' bytes, indexes ' + sizes.totalIndexSize + ' bytes');
+print('data ' + sizes.size + ' bytes, storage ' + sizes.storageSize + ' bytes, indexes ' + sizes.totalIndexSize + ' bytes (' + sizesRead + ')');
 print('');
 
 print(JSON.stringify({
@@ -208,6 +229,6 @@ print(JSON.stringify({
   // the article's size measure, data + indexes; the orchestrator adds collStats' own fields
   storagePlusIndexBytes: sizes.storageSize + sizes.totalIndexSize,
   indexList: INDEXES.map(function (index) { return JSON.stringify(index.key) + ' for ' + index.why; }).join('; '),
-  indexesBuilt: 'before the load',
+  indexesBuilt: 'before the load', writeConcern: 'w:1', sizesRead: sizesRead,
   inserted: inserted, removed: 0
 }));

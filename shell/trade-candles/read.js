@@ -1,7 +1,8 @@
 // mongo-classics · trade-candles · read.js
-// Article:  "Тестирование быстрой MongoDB – TokuMX в условиях, близких к реальности", umputun.com
-//           (also habrahabr.ru/post/217617), 2014 (shared/seeds/003_822172644beb1447.txt).
-//           MongoDB 2.4/2.6 "out of the box" (MMAPv1) against TokuMX, two 2-CPU VMs with 1 GB RAM.
+// Article:  "Тестирование быстрой MongoDB – TokuMX в условиях, близких к реальности", umputun,
+//           5 April 2014, https://p.umputun.com/2014/04/05/tokumx-testing/ (also
+//           http://habrahabr.ru/post/217617). MongoDB 2.4/2.6 "out of the box" (MMAPv1, which
+//           compressed nothing) against TokuMX, two 2-CPU VMs with 1 GB RAM.
 // Measures: the article's read test on the day of candles load.js wrote, three query types in
 //           the article's order, each query timed on its own from the find to the last candle
 //           received: mean, p50, p95 and p99 latency in microseconds per type.
@@ -10,6 +11,7 @@
 //             3 whole day:  find({ date }), all candles of the day
 //           Then the article's little-memory rerun: the same queries again with the server's
 //           cache cut to CACHE_MB, where the script may and can do that (see Changes).
+// Writes:   none: this script only reads (load.js wrote, acknowledged).
 // Faithful: 10,000 queries by ticker drawn from a random sample of 200 tickers; 10 random time
 //           intervals, each queried many times; then the whole day; microseconds averaged per
 //           query type; "the same queries in the same order" on every server: the query plan
@@ -38,6 +40,10 @@
 //             and the JSON says why. Even with the cache cut, the operating system's page
 //             cache still holds the data files on a machine with RAM to spare, so a cache miss
 //             costs a copy and a decompression, not the disk read the article's 1 GB VMs paid.
+//             The cut never goes below 256 MB, mongod's own floor for its cache
+//             (wiredTigerCacheSizeGB 0.25): smaller caches can wedge eviction. The JSON line
+//             says how the data and indexes (collStats size + totalIndexSize) compare with the
+//             cache (dataPerCache); where they do not outgrow it, little memory is not little.
 //           - Cursors are counted with itcount(): every candle is fetched and decoded as a
 //             client reading them would, without holding 1.4M documents in the shell at once.
 //           - Runs in its own database (DB_NAME, prefix classics_); one JSON line per query
@@ -45,7 +51,7 @@
 // Sizes:    TICKERS and MINUTES as load.js wrote them; TICKER_QUERIES over a TICKER_SAMPLE of
 //           tickers (article: 10,000 over 200); INTERVALS (10) x INTERVAL_REPEATS; DAY_QUERIES;
 //           CACHE_MB, the cache for the little-memory rerun (256, a quarter of the article's
-//           1 GB VMs, below the ~380 MB of candles; 0 skips the rerun).
+//           1 GB VMs, below the ~380 MB of candles; raised to 256 if set lower; 0 skips the rerun).
 
 if (typeof TICKERS === 'undefined') var TICKERS = 3600;
 if (typeof MINUTES === 'undefined') var MINUTES = 390;
@@ -62,6 +68,10 @@ if (typeof PASS === 'undefined') var PASS = null;
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 
 db = db.getSiblingDB(DB_NAME);
+
+// mongod's own floor for its cache (wiredTigerCacheSizeGB 0.25); a smaller one can wedge eviction
+var CACHE_FLOOR_MB = 256;
+var cacheMb = CACHE_MB > 0 ? Math.max(CACHE_MB, CACHE_FLOOR_MB) : 0;
 
 var DAY = '2014-03-28';
 var SESSION_OPEN = new Date('2014-03-28T13:30:00Z').getTime();
@@ -197,8 +207,30 @@ function configuredCacheBytes() {
   } catch (e) { return null; }
 }
 
+/** The candles' data and indexes in bytes (collStats), to set beside the cache. */
+function dataBytes() {
+  try {
+    var stats = db.runCommand({ collStats: 'candles' });
+    if (stats.ok) return Number(stats.size) + Number(stats.totalIndexSize);
+  } catch (e) { /* collStats refused */ }
+  return null;
+}
+
 /** Cuts the WiredTiger cache to mb where this script may and can; says what it did and why. */
 function lowerCache(mb) {
+  var result = lowerCacheTo(mb);
+  // against the cache asked for, cut or not: whether the data would outgrow it
+  var bytes = dataBytes();
+  var cacheBytes = mb * 1024 * 1024;
+  result.dataBytes = bytes;
+  result.dataPerCache = bytes !== null ? Math.round(bytes / cacheBytes * 1000) / 1000 : null;
+  if (result.outcome === 'applied' && result.dataPerCache !== null && result.dataPerCache < 1) {
+    result.reason += '; the data and indexes (' + bytes + ' bytes) fit in it ' + (Math.round(cacheBytes / bytes * 10) / 10) + ' times over, so the reads ran from the cache all the same';
+  }
+  return result;
+}
+
+function lowerCacheTo(mb) {
   var product = productOf();
   if (!SERVER_OWNED_BY_KIT) {
     return { outcome: 'not applied', reason: 'the kit did not start this server (' + product + '): its cache size is its owner\'s setting, so the reads ran with the memory it has' };
@@ -241,7 +273,7 @@ var TYPES = [
   { query: 'timeRange', test: '2 time range' },
   { query: 'day', test: '3 whole day' }
 ];
-var runs = CACHE_MB > 0 ? ['own-memory', 'little-memory'] : ['own-memory'];
+var runs = cacheMb > 0 ? ['own-memory', 'little-memory'] : ['own-memory'];
 var totalQueries = plan.length * runs.length;
 var progressEvery = Math.max(1, Math.floor(totalQueries / 100));
 var done = 0;
@@ -282,8 +314,8 @@ runs.forEach(function (run) {
   var lowMemory = null;
   var memory = 'the server\'s own';
   if (run === 'little-memory') {
-    lowMemory = lowerCache(CACHE_MB);
-    memory = lowMemory.outcome === 'applied' ? 'WiredTiger cache ' + CACHE_MB + ' MB' : 'the server\'s own (cache not reduced)';
+    lowMemory = lowerCache(cacheMb);
+    memory = lowMemory.outcome === 'applied' ? 'WiredTiger cache ' + cacheMb + ' MB' + (cacheMb > CACHE_MB ? ' (CACHE_MB ' + CACHE_MB + ' raised to mongod\'s floor)' : '') : 'the server\'s own (cache not reduced)';
     print('little memory: ' + lowMemory.outcome + ': ' + lowMemory.reason);
   }
   var results;

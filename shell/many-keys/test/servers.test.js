@@ -12,7 +12,28 @@ const SCHEMAS = ['original', 'bucket'];
 const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8')).sizes.smoke;
 const KEY_PROBLEMS = ['keysMissing', 'keysDuplicated', 'keysExtra', 'keysMisplaced'];
 
-for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
+const DESCRIPTOR = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8'));
+const FINDINGS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8')).findings;
+
+/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
+function verdictRows(summary) {
+  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
+    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
+}
+
+/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
+function assertDeclaredUntestable(summary, kind) {
+  const rows = verdictRows(summary);
+  for (const [id, reason] of Object.entries(DESCRIPTOR.servers[kind].cannotTest || {})) {
+    const { claim } = FINDINGS.find((f) => f.id === id);
+    const row = rows.find((r) => r.claim.endsWith(claim));
+    assert.ok(row, `no verdict row for ${id} (${claim})`);
+    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
+  }
+}
+
+// the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
+for (const server of Object.keys(DESCRIPTOR.servers)) {
   describe(`many-keys at smoke size on ${server}`, function () {
     this.timeout(300000);
     let out;
@@ -21,7 +42,7 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
     const of = (kind, schema) => run.measurements.filter((m) => m.kind === kind && (!schema || m.schema === schema));
 
     before(async function () {
-      skipUnless(this, server);
+      skipUnless(this, server.split(':')[0]);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-many-keys-'));
       result = await invokeOrchestrate(['many-keys', '--server', server, '--size', 'smoke', '--no-calibrate', '--out', out]);
       run = loadRun(out);
@@ -97,19 +118,48 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
       }
     });
 
-    it('uses w:0 where the server honours fire-and-forget writes and says why not elsewhere', () => {
-      const [update] = of('update', 'original');
-      if (server === 'mongod') {
-        assert.equal(update.writeConcern.outcome, 'w:0');
-        assert.equal(update.appliedBy, 'opcounters.update');
-        assert.equal(update.samplesFrom, 'opcounters.update');
-      } else {
-        // FerretDB 1.24 replies to OP_MSG moreToCome writes; the probe must notice it.
-        assert.equal(update.writeConcern.outcome, 'w:1');
-        assert.match(update.writeConcern.reason, /fire-and-forget/);
-        assert.equal(update.appliedBy, 'acknowledged writes (w:1)');
-        assert.equal(update.samplesFrom, 'script progress (acknowledged updates)');
+    it('uses w:0 where the server takes fire-and-forget writes and says why not elsewhere', () => {
+      for (const update of of('update')) {
+        if (server.startsWith('mongod')) {
+          assert.equal(update.writeConcern, 'w:0');
+          assert.equal(update.unacknowledged.outcome, 'honoured');
+          assert.match(update.appliedBy, /^a command sent after the last update on its connection returned \(once \$collStats latencyStats writes\.ops had counted/);
+          assert.ok(update.appliedBy.includes(`counted ${SMOKE.UPDATES} of ${SMOKE.UPDATES}`), update.appliedBy);
+          assert.match(update.samplesFrom, /^\$collStats latencyStats writes\.ops/);
+        } else {
+          // FerretDB 1.24 replies to OP_MSG moreToCome writes; the probe must notice it.
+          assert.equal(update.writeConcern, 'w:1');
+          assert.equal(update.unacknowledged.outcome, 'refused');
+          assert.match(update.unacknowledged.reason, /fire-and-forget/);
+          assert.equal(update.appliedBy, 'each update acknowledged (w:1)');
+          assert.match(update.samplesFrom, /acknowledged updates/);
+        }
       }
+    });
+
+    it('records how the server finds each update\'s document, through the index insert.js built', () => {
+      for (const schema of SCHEMAS) {
+        const [insert] = of('insert', schema);
+        assert.match(insert.identityIndex, /appver.*deploytype.*g.*guid.*timeslice/);
+        const [update] = of('update', schema);
+        assert.ok(typeof update.plan === 'string' && update.plan.length > 10, `${schema}: ${update.plan}`);
+        if (server.startsWith('mongod')) {
+          assert.match(update.plan, /IXSCAN appver_1_deploytype_1_g_1_guid_1_timeslice_1/);
+          assert.equal(update.keysExamined, 1);
+          assert.equal(update.planScans, false);
+        } else {
+          assert.match(update.plan, /^FerretDB: (PostgreSQL|SQLite) \w+/);
+          assert.doesNotMatch(update.plan, /undefined/);
+          assert.equal(typeof update.planScans, 'boolean');
+        }
+      }
+    });
+
+    it('reports the bucket finding with the write concern and the plan beside it', () => {
+      const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
+      assertDeclaredUntestable(summary, server);
+      const row = verdictRows(summary).find((r) => r.claim === FINDINGS[0].claim);
+      assert.match(row.measured, /writes: w:[01]; the update's plan: /);
     });
 
     it('writes summary.md beside the article\'s 18.35 s, 1.47 s and 12.49x, and both charts as real PNGs', async () => {

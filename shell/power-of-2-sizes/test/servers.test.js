@@ -11,8 +11,28 @@ const { newTag, processesWithTag } = require('../../../test/helpers/processes');
 
 const PASSES = 3;
 const COLLECTIONS = ['noPowerOf2Sizes', 'powerOf2Sizes'];
+const DESCRIPTOR = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8'));
+const FINDINGS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8')).findings;
 
-for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
+/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
+function verdictRows(summary) {
+  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
+    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
+}
+
+/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
+function assertDeclaredUntestable(summary, kind) {
+  const rows = verdictRows(summary);
+  for (const [id, reason] of Object.entries(DESCRIPTOR.servers[kind].cannotTest || {})) {
+    const { claim } = FINDINGS.find((f) => f.id === id);
+    const row = rows.find((r) => r.claim.endsWith(claim));
+    assert.ok(row, `no verdict row for ${id} (${claim})`);
+    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
+  }
+}
+
+// the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
+for (const server of Object.keys(DESCRIPTOR.servers)) {
   describe(`power-of-2-sizes at smoke size on ${server}`, function () {
     this.timeout(300000);
     let out;
@@ -21,7 +41,7 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
     const tag = newTag();
 
     before(async function () {
-      skipUnless(this, server);
+      skipUnless(this, server.split(':')[0]);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-p2s-'));
       result = await invokeOrchestrate(['power-of-2-sizes', '--server', server, '--size', 'smoke', '--passes', String(PASSES), '--out', out], { env: tag });
       run = loadRun(out);
@@ -65,6 +85,32 @@ for (const server of ['ferretdb', 'ferretdb-pg', 'mongod']) {
       assert.ok(passes.every((m) => ['$pushAll', '$push/$each'].includes(m.pushOperator)));
       const setup = run.measurements.find((m) => m.step === 'setup' && m.collection === 'powerOf2Sizes');
       assert.ok(['applied', 'ignored', 'refused'].includes(setup.usePowerOf2Sizes.outcome));
+    });
+
+    it('sends the writes as the 2.4 shell did where the server takes w:0, says so where it does not, and times until applied', () => {
+      for (const m of run.measurements) {
+        const where = `${m.collection} ${m.step} ${m.pass}`;
+        assert.ok(['honoured', 'refused'].includes(m.unacknowledged.outcome), where);
+        assert.equal(m.writeConcern, m.unacknowledged.outcome === 'honoured' ? 'w:0' : 'w:1', where);
+        assert.ok(m.unacknowledged.reason.length > 20, `${where}: the record says why`);
+      }
+      // FerretDB 1.24 answers fire-and-forget writes: the probe must notice it
+      if (server.startsWith('ferretdb')) assert.ok(run.measurements.every((m) => m.unacknowledged.outcome === 'refused' && /answers fire-and-forget/.test(m.unacknowledged.reason)));
+      if (server.startsWith('mongod')) assert.ok(run.measurements.every((m) => m.writeConcern === 'w:0'));
+      for (const pass of [0, 1, 2, 3]) {
+        const both = run.measurements.filter((m) => m.pass === pass);
+        assert.equal(both.length, 2);
+        assert.equal(both[0].appliedHrMs, both[1].appliedHrMs, 'one applied time for both collections');
+        assert.ok(both[0].appliedHrMs >= both[0].hrMs + both[1].hrMs, `pass ${pass}: applied ${both[0].appliedHrMs} ms, sent ${both[0].hrMs} + ${both[1].hrMs} ms`);
+        assert.ok(both[0].barrierHrMs >= 0 && both[0].barrierHrMs <= both[0].appliedHrMs);
+      }
+    });
+
+    it('reports the speed and size findings as cannot be tested here, with what it measured instead', () => {
+      const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
+      assertDeclaredUntestable(summary, server);
+      const speed = verdictRows(summary).find((r) => r.claim === FINDINGS.find((f) => f.id === 'same-speed').claim);
+      assert.match(speed.measured, /no server this kit can reach has MMAPv1.*measured instead: \d+\.\d\d× \(hrMs summed/);
     });
 
     it('measures the harness overhead on the server before its scenarios', () => {
