@@ -7,7 +7,7 @@ const { readRun } = require('../results/reader');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes } = require('./format');
-const { verdictsFor, verdictsMarkdown } = require('./verdicts');
+const { verdictsForScenario, verdictsMarkdown } = require('./verdicts');
 const { writeHtmlReport } = require('./html');
 const { aggregateRepeats } = require('../results/repeats');
 const { serverKind } = require('../results/records');
@@ -92,10 +92,13 @@ function chartSubtitle(chart, size, sameScale) {
   return sameScale ? `measured (solid) and article (${marked})` : `measured at the ${size} size (solid, left axis); article at its own size (${marked}, right axis)`;
 }
 
-async function renderScenario({ scenario, run, serverRecords, measurements, outDir }) {
+/** A scenario's records, with --repeat one per cell: the median of the runs, with its spread (for tables, charts and verdicts alike). */
+function scenarioRecords(scenario, measurements) {
+  return aggregateRepeats(measurements.filter((r) => r.scenario === scenario.name), scenario, scenario.loadPublished().findings || []);
+}
+
+async function renderScenario({ scenario, records, run, serverRecords, outDir }) {
   const published = scenario.loadPublished();
-  // with --repeat, one record per cell: the median of the runs, with its spread
-  const records = aggregateRepeats(measurements.filter((r) => r.scenario === scenario.name), scenario, published.findings || []);
   const measured = new Map();
   for (const s of serverRecords) {
     const rs = records.filter((r) => r.server === s.server);
@@ -155,7 +158,8 @@ async function renderRunReport(runDir, scenarios) {
 
   const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
   const runScenarios = run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
-  const verdicts = verdictsMarkdown(verdictsFor(runScenarios, measurements));
+  const recordsOf = new Map(runScenarios.map((s) => [s.name, scenarioRecords(s, measurements)]));
+  const verdicts = verdictsMarkdown(runScenarios.flatMap((s) => verdictsForScenario(s, recordsOf.get(s.name))));
   if (verdicts) parts.push(verdicts);
   const calibration = calibrationTable(calibrations, run);
   if (calibration) parts.push(calibration);
@@ -165,7 +169,7 @@ async function renderRunReport(runDir, scenarios) {
   for (const name of run.params.scenarios) {
     const scenario = scenarios.find((s) => s.name === name);
     if (!scenario) { parts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
-    const out = await renderScenario({ scenario, run, serverRecords, measurements, outDir: runDir });
+    const out = await renderScenario({ scenario, records: recordsOf.get(name), run, serverRecords, outDir: runDir });
     parts.push(out.markdown);
     files.push(...out.files);
   }

@@ -6,7 +6,7 @@
 // A finding with source "kit" is a question the kit asks of today's servers, not the article's
 // claim; one whose check is publishedOnly compares what no server today can run (TokuMX) and is
 // shown as the article printed it, with why.
-const { matches } = require('./tables');
+const { matches } = require('../results/records');
 const { aggregateRepeats } = require('../results/repeats');
 
 const HOLDS = 'holds';
@@ -236,33 +236,37 @@ function judge(finding, records, all = records) {
 }
 
 /**
- * Every finding of every scenario in the run, per server that measured the scenario:
- * [{ scenario, finding, server, status, measured, published, decidedBy }].
+ * Every finding of one scenario, per server that measured it, on the scenario's records with
+ * repeats already aggregated (one record per cell): [{ scenario, finding, server, status, measured }].
  */
-function verdictsFor(scenarios, measurements) {
+function verdictsForScenario(scenario, measured) {
   const out = [];
-  for (const scenario of scenarios) {
-    const findings = scenario.loadPublished().findings || [];
-    const measured = aggregateRepeats(measurements.filter((m) => m.scenario === scenario.name), scenario, findings);
-    const servers = [...new Set(measured.map((m) => m.server))];
-    for (const finding of findings) {
-      if (finding.check.kind === 'publishedOnly') {
-        out.push({ scenario: scenario.name, finding, server: 'the article\'s', ...judge(finding, []) });
-        continue;
-      }
-      if (finding.across) {
-        out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measured) });
-        continue;
-      }
-      const all = measured;
-      // a scenario's SQL baseline is what MongoDB servers are held against, not a server judged
-      const referenceServers = [scenario.baseline?.server, finding.check?.num?.fromServer, finding.check?.den?.fromServer].filter(Boolean);
-      for (const server of servers.filter((s) => !referenceServers.includes(s))) {
-        out.push({ scenario: scenario.name, finding, server, ...judge(finding, all.filter((m) => m.server === server), all) });
-      }
+  const findings = scenario.loadPublished().findings || [];
+  const servers = [...new Set(measured.map((m) => m.server))];
+  for (const finding of findings) {
+    if (finding.check.kind === 'publishedOnly') {
+      out.push({ scenario: scenario.name, finding, server: 'the article\'s', ...judge(finding, []) });
+      continue;
+    }
+    if (finding.across) {
+      out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measured) });
+      continue;
+    }
+    // a scenario's SQL baseline is what MongoDB servers are held against, not a server judged
+    const referenceServers = [scenario.baseline?.server, finding.check?.num?.fromServer, finding.check?.den?.fromServer].filter(Boolean);
+    for (const server of servers.filter((s) => !referenceServers.includes(s))) {
+      out.push({ scenario: scenario.name, finding, server, ...judge(finding, measured.filter((m) => m.server === server), measured) });
     }
   }
   return out;
+}
+
+/** Every finding of every scenario in a run, from its raw measurements. */
+function verdictsFor(scenarios, measurements) {
+  return scenarios.flatMap((scenario) => {
+    const findings = scenario.loadPublished().findings || [];
+    return verdictsForScenario(scenario, aggregateRepeats(measurements.filter((m) => m.scenario === scenario.name), scenario, findings));
+  });
 }
 
 /**
@@ -305,4 +309,4 @@ function verdictsMarkdown(verdicts) {
   ].join('\n\n');
 }
 
-module.exports = { verdictsFor, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY, CHECK_KINDS: Object.keys(CHECKS) };
+module.exports = { verdictsFor, verdictsForScenario, verdictsMarkdown, judge, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY, CHECK_KINDS: Object.keys(CHECKS) };

@@ -36,7 +36,9 @@ function notMongodReason(bin) {
 }
 
 /** Why a server kind cannot run on this machine, or null when it can. */
-function unavailableReason(kind) {
+function unavailableReason(kindGiven) {
+  // mongod:zstd, mongod:none ... need what mongod needs
+  const kind = kindGiven.split(':')[0];
   if (kind === 'ferretdb' || kind === 'ferretdb-pg') {
     if (!fs.existsSync(config.ferretdbBin)) return `FerretDB is not built at ${config.ferretdbBin} (run npm run setup)`;
   }

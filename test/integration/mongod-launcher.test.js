@@ -15,7 +15,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { invokeOrchestrate } = require('../helpers/cli');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
-const { loadRun } = require('../helpers/results');
+const { readRun } = require('../../orchestrator/results/reader');
 const { waitFor } = require('../helpers/wait');
 const { newTag, processesWithTag } = require('../helpers/processes');
 const { STAND_IN, notMongodReason, skipUnless, unavailableReason } = require('../helpers/servers');
@@ -151,7 +151,7 @@ function launcherTests({ binary, asked, env, real }) {
         { env: box.env, onSpawn: (child) => snapshotWhen(child, () => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"type":"server"'), { tag: box.tag, seen }) },
       );
       assert.equal(result.code, 0, result.stderr);
-      const run = loadRun(box.out);
+      const run = readRun(box.out);
       assert.deepEqual(run.failures, []);
       const [server] = run.servers;
       if (real) {
@@ -212,7 +212,7 @@ function launcherTests({ binary, asked, env, real }) {
       const stillThere = serverProcesses(seen, box.tmp).filter((p) => alive(p.pid));
       assert.equal(result.code, 130, result.stderr);
       assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
-      assert.deepEqual(loadRun(box.out).problems, []);
+      assert.deepEqual(readRun(box.out).problems, []);
       assert.ok(serverProcesses(seen, box.tmp).length > 0, `mongod was running: ${JSON.stringify(seen)}`);
       assert.deepEqual(stillThere, [], 'the second Ctrl-C killed mongod before the kit exited');
       assert.deepEqual(await box.leftovers(), []);

@@ -9,6 +9,7 @@ const { invokeOrchestrate } = require('../helpers/cli');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { skipUnless } = require('../helpers/servers');
 const { inspectPng } = require('../helpers/png');
+const { readRun } = require('../../orchestrator/results/reader');
 
 const CHROMIUM = process.env.CLASSICS_CHROMIUM || '/usr/bin/chromium';
 
@@ -60,6 +61,19 @@ describe('report.html and compare, on two smoke runs', function () {
       assert.match(text, /Calibration: what the shell adds/);
     } finally {
       await browser.close();
+    }
+  });
+
+  it('measures what each shell adds on each server before its scenarios, beside the driver', () => {
+    for (const out of [runA, runB]) {
+      const [calibration] = readRun(out).calibrations;
+      assert.ok(calibration.shells.length >= 1 && calibration.shells.includes(calibration.shell), JSON.stringify(calibration.shells));
+      for (const type of ['insert', 'find', 'update', 'remove']) {
+        const o = calibration.perOp[type];
+        assert.ok(o.driverMs > 0, `${type}: driver`);
+        for (const shell of calibration.shells) assert.ok(o.shellMs[shell] > 0 && Number.isFinite(o.ratio[shell]), `${type}: ${shell}`);
+      }
+      assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /### Calibration: what the shell adds[\s\S]*\| update by _id \|/);
     }
   });
 

@@ -1,11 +1,8 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../../../test/helpers/cli');
-const { loadRun } = require('../../../test/helpers/results');
-const { skipUnless } = require('../../../test/helpers/servers');
+const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
 const { execFileSync } = require('node:child_process');
 
@@ -22,28 +19,11 @@ function kitServers() {
     .map((l) => { const [pid, ppid] = l.trim().split(/\s+/); return { pid, ppid }; });
 }
 
-const DESCRIPTOR = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8'));
-const FINDINGS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8')).findings;
-
-/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
-function verdictRows(summary) {
-  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
-    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
-}
-
-/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
-function assertDeclaredUntestable(summary, kind) {
-  const rows = verdictRows(summary);
-  for (const [id, reason] of Object.entries(DESCRIPTOR.servers[kind].cannotTest || {})) {
-    const { claim } = FINDINGS.find((f) => f.id === id);
-    const row = rows.find((r) => r.claim.endsWith(claim));
-    assert.ok(row, `no verdict row for ${id} (${claim})`);
-    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
-  }
-}
+const scenario = scenarioOf(__dirname);
+const FINDINGS = scenario.findings;
 
 // the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
-for (const server of Object.keys(DESCRIPTOR.servers)) {
+for (const server of scenario.kinds) {
   describe(`embedded-comments at smoke size on ${server}`, function () {
     this.timeout(300000);
     let out;
@@ -53,16 +33,13 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
 
     let serversBefore;
 
-    before(async function () {
-      skipUnless(this, server.split(':')[0]);
-      serversBefore = kitServers().map((p) => p.pid);
-      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-ec-'));
-      result = await invokeOrchestrate(['embedded-comments', '--server', server, '--size', 'smoke', '--no-calibrate', '--out', out]);
-      run = loadRun(out);
+    before(() => { serversBefore = kitServers().map((p) => p.pid); });
+    const state = smokeRunOn(scenario, server, { args: ['--no-calibrate'] });
+    before(() => {
+      ({ out, result, run } = state);
       cells = run.measurements.filter((m) => m.scenario === 'embedded-comments');
     });
 
-    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
     it('exits 0 and records no failure', () => {
       assert.equal(result.code, 0, result.stderr);
@@ -114,7 +91,7 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
     });
 
     it('reports the unsafe table\'s findings as cannot be tested here where w:0 is refused', () => {
-      assertDeclaredUntestable(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), server);
+      assertDeclaredUntestable(scenario, fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), server);
     });
 
     it('sizes each measured blog document: one comment of 1,000 characters is over 1,000 bytes', () => {

@@ -1,13 +1,10 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../../../test/helpers/cli');
-const { loadRun } = require('../../../test/helpers/results');
-const { skipUnless } = require('../../../test/helpers/servers');
+const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
-const { newTag, processesWithTag } = require('../../../test/helpers/processes');
+const { processesWithTag } = require('../../../test/helpers/processes');
 
 const WORKERS = 2;
 const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8')).sizes.smoke;
@@ -16,46 +13,24 @@ const ITERATIONS = { test1: SMOKE.TEST1_ITERATIONS, test2: SMOKE.TEST2_ITERATION
 const METHODS_OF = { test1: ['save', 'insert'], test2: ['save', 'insert'], test3: ['insert'], 'test3-parallel': ['insert'] };
 const METHODS = ['save', 'insert'];
 const CHARTS = ['test1-time', 'test2-time', 'test3-time', 'test2-storage'];
-const DESCRIPTOR = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8'));
-const FINDINGS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8')).findings;
-
-/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
-function verdictRows(summary) {
-  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
-    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
-}
-
-/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
-function assertDeclaredUntestable(summary, kind) {
-  const rows = verdictRows(summary);
-  for (const [id, reason] of Object.entries(DESCRIPTOR.servers[kind].cannotTest || {})) {
-    const { claim } = FINDINGS.find((f) => f.id === id);
-    const row = rows.find((r) => r.claim.endsWith(claim));
-    assert.ok(row, `no verdict row for ${id} (${claim})`);
-    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
-  }
-}
+const scenario = scenarioOf(__dirname);
+const FINDINGS = scenario.findings;
 
 // the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
-for (const server of Object.keys(DESCRIPTOR.servers)) {
+for (const server of scenario.kinds) {
   describe(`log-inserts at smoke size on ${server}, with its SQL baseline`, function () {
     this.timeout(300000);
     let out;
     let result;
     let run;
-    const tag = newTag();
     const measured = (step, method) => run.measurements.filter((m) => m.server === server && m.step === step && m.method === method);
     const sql = (step) => run.measurements.filter((m) => m.server === 'postgresql' && m.step === step);
 
-    before(async function () {
-      skipUnless(this, server.split(':')[0]);
-      skipUnless(this, 'ferretdb-pg'); // the baseline needs PostgreSQL's binaries, as ferretdb-pg does
-      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-log-inserts-'));
-      result = await invokeOrchestrate(['log-inserts', '--server', server, '--size', 'smoke', '--no-calibrate', '--workers', String(WORKERS), '--out', out], { env: tag });
-      run = loadRun(out);
+    const state = smokeRunOn(scenario, server, { args: ['--no-calibrate', '--workers', String(WORKERS)], alsoNeeds: ['ferretdb-pg'] });
+    before(() => {
+      ({ out, result, run } = state);
     });
 
-    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
     it('exits 0 and records no failure', () => {
       assert.equal(result.code, 0, result.stderr);
@@ -164,7 +139,7 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
       const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
       const row = verdictRows(summary).find((r) => r.claim === FINDINGS.find((f) => f.id === 'insert-beats-save').claim && r.server === server);
       assert.match(row.measured, /MongoDB writes: w:[01]; save: an upsert by _id: /);
-      assertDeclaredUntestable(summary, server);
+      assertDeclaredUntestable(scenario, summary, server);
     });
 
     it('records the SQL baseline as a server of its own, labelled as the SQL Server stand-in', () => {
@@ -190,7 +165,7 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
     });
 
     it('leaves no process it started running', () => {
-      assert.deepEqual(processesWithTag(tag), []);
+      assert.deepEqual(processesWithTag(state.tag), []);
     });
   });
 }

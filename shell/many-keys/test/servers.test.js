@@ -1,39 +1,19 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../../../test/helpers/cli');
-const { loadRun } = require('../../../test/helpers/results');
-const { skipUnless } = require('../../../test/helpers/servers');
+const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
 
 const SCHEMAS = ['original', 'bucket'];
 const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8')).sizes.smoke;
 const KEY_PROBLEMS = ['keysMissing', 'keysDuplicated', 'keysExtra', 'keysMisplaced'];
 
-const DESCRIPTOR = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8'));
-const FINDINGS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8')).findings;
-
-/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
-function verdictRows(summary) {
-  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
-    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
-}
-
-/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
-function assertDeclaredUntestable(summary, kind) {
-  const rows = verdictRows(summary);
-  for (const [id, reason] of Object.entries(DESCRIPTOR.servers[kind].cannotTest || {})) {
-    const { claim } = FINDINGS.find((f) => f.id === id);
-    const row = rows.find((r) => r.claim.endsWith(claim));
-    assert.ok(row, `no verdict row for ${id} (${claim})`);
-    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
-  }
-}
+const scenario = scenarioOf(__dirname);
+const FINDINGS = scenario.findings;
 
 // the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
-for (const server of Object.keys(DESCRIPTOR.servers)) {
+for (const server of scenario.kinds) {
   describe(`many-keys at smoke size on ${server}`, function () {
     this.timeout(300000);
     let out;
@@ -41,14 +21,11 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
     let run;
     const of = (kind, schema) => run.measurements.filter((m) => m.kind === kind && (!schema || m.schema === schema));
 
-    before(async function () {
-      skipUnless(this, server.split(':')[0]);
-      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-many-keys-'));
-      result = await invokeOrchestrate(['many-keys', '--server', server, '--size', 'smoke', '--no-calibrate', '--out', out]);
-      run = loadRun(out);
+    const state = smokeRunOn(scenario, server, { args: ['--no-calibrate'] });
+    before(() => {
+      ({ out, result, run } = state);
     });
 
-    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
     it('exits 0 and records no failure', () => {
       assert.equal(result.code, 0, result.stderr);
@@ -157,7 +134,7 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
 
     it('reports the bucket finding with the write concern and the plan beside it', () => {
       const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
-      assertDeclaredUntestable(summary, server);
+      assertDeclaredUntestable(scenario, summary, server);
       const row = verdictRows(summary).find((r) => r.claim === FINDINGS[0].claim);
       assert.match(row.measured, /writes: w:[01]; the update's plan: /);
     });

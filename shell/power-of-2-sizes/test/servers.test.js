@@ -1,53 +1,29 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../../../test/helpers/cli');
-const { loadRun } = require('../../../test/helpers/results');
-const { skipUnless } = require('../../../test/helpers/servers');
+const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
-const { newTag, processesWithTag } = require('../../../test/helpers/processes');
+const { processesWithTag } = require('../../../test/helpers/processes');
 
 const PASSES = 3;
 const COLLECTIONS = ['noPowerOf2Sizes', 'powerOf2Sizes'];
-const DESCRIPTOR = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8'));
-const FINDINGS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8')).findings;
-
-/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
-function verdictRows(summary) {
-  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
-    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
-}
-
-/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
-function assertDeclaredUntestable(summary, kind) {
-  const rows = verdictRows(summary);
-  for (const [id, reason] of Object.entries(DESCRIPTOR.servers[kind].cannotTest || {})) {
-    const { claim } = FINDINGS.find((f) => f.id === id);
-    const row = rows.find((r) => r.claim.endsWith(claim));
-    assert.ok(row, `no verdict row for ${id} (${claim})`);
-    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
-  }
-}
+const scenario = scenarioOf(__dirname);
+const FINDINGS = scenario.findings;
 
 // the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
-for (const server of Object.keys(DESCRIPTOR.servers)) {
+for (const server of scenario.kinds) {
   describe(`power-of-2-sizes at smoke size on ${server}`, function () {
     this.timeout(300000);
     let out;
     let result;
     let run;
-    const tag = newTag();
 
-    before(async function () {
-      skipUnless(this, server.split(':')[0]);
-      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-p2s-'));
-      result = await invokeOrchestrate(['power-of-2-sizes', '--server', server, '--size', 'smoke', '--passes', String(PASSES), '--out', out], { env: tag });
-      run = loadRun(out);
+    const state = smokeRunOn(scenario, server, { args: ['--passes', String(PASSES)] });
+    before(() => {
+      ({ out, result, run } = state);
     });
 
-    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
     it('exits 0 and records no failure', () => {
       assert.equal(result.code, 0, result.stderr);
@@ -108,20 +84,11 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
 
     it('reports the speed and size findings as cannot be tested here, with what it measured instead', () => {
       const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
-      assertDeclaredUntestable(summary, server);
+      assertDeclaredUntestable(scenario, summary, server);
       const speed = verdictRows(summary).find((r) => r.claim === FINDINGS.find((f) => f.id === 'same-speed').claim);
       assert.match(speed.measured, /no server this kit can reach has MMAPv1.*measured instead: \d+\.\d\d× \(hrMs summed/);
     });
 
-    it('measures the harness overhead on the server before its scenarios', () => {
-      const [overhead] = run.records.filter((r) => r.type === 'overhead');
-      assert.equal(overhead.server, server);
-      for (const type of ['insert', 'find', 'update', 'remove']) {
-        const o = overhead.perOp[type];
-        assert.ok(o.kitMs > 0 && o.driverMs > 0 && Number.isFinite(o.ratio), type);
-      }
-      assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /### Harness overhead[\s\S]*\| update by _id \|/);
-    });
 
     it('records the server and the test bed in the results', () => {
       assert.equal(run.servers.length, 1);
@@ -142,7 +109,7 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
     });
 
     it('leaves no process it started running', () => {
-      assert.deepEqual(processesWithTag(tag), []);
+      assert.deepEqual(processesWithTag(state.tag), []);
     });
   });
 }

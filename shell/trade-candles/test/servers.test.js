@@ -1,41 +1,21 @@
 'use strict';
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
-const { invokeOrchestrate } = require('../../../test/helpers/cli');
-const { loadRun } = require('../../../test/helpers/results');
-const { skipUnless } = require('../../../test/helpers/servers');
+const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
-const { newTag, processesWithTag } = require('../../../test/helpers/processes');
+const { processesWithTag } = require('../../../test/helpers/processes');
 
 const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8')).sizes.smoke;
 const CANDLES = SMOKE.TICKERS * SMOKE.MINUTES;
 const QUERIES = { byTicker: SMOKE.TICKER_QUERIES, timeRange: SMOKE.INTERVALS * SMOKE.INTERVAL_REPEATS, day: SMOKE.DAY_QUERIES };
 const CHARTS = ['load-time', 'size', 'latency-by-ticker', 'latency-time-range', 'latency-whole-day', 'article-findings'];
 
-const DESCRIPTOR = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8'));
-const FINDINGS = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8')).findings;
-
-/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
-function verdictRows(summary) {
-  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
-    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
-}
-
-/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
-function assertDeclaredUntestable(summary, kind) {
-  const rows = verdictRows(summary);
-  for (const [id, reason] of Object.entries(DESCRIPTOR.servers[kind].cannotTest || {})) {
-    const { claim } = FINDINGS.find((f) => f.id === id);
-    const row = rows.find((r) => r.claim.endsWith(claim));
-    assert.ok(row, `no verdict row for ${id} (${claim})`);
-    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
-  }
-}
+const scenario = scenarioOf(__dirname);
+const FINDINGS = scenario.findings;
 
 // the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
-for (const server of Object.keys(DESCRIPTOR.servers)) {
+for (const server of scenario.kinds) {
   describe(`trade-candles at smoke size on ${server}`, function () {
     this.timeout(300000);
     let out;
@@ -43,18 +23,14 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
     let run;
     let load;
     let reads;
-    const tag = newTag();
 
-    before(async function () {
-      skipUnless(this, server.split(':')[0]);
-      out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-candles-'));
-      result = await invokeOrchestrate(['trade-candles', '--server', server, '--size', 'smoke', '--no-calibrate', '--out', out], { env: tag });
-      run = loadRun(out);
+    const state = smokeRunOn(scenario, server, { args: ['--no-calibrate'] });
+    before(() => {
+      ({ out, result, run } = state);
       load = run.measurements.filter((m) => m.step === 'load');
       reads = run.measurements.filter((m) => m.step === 'read');
     });
 
-    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
     it('exits 0 and records no failure', () => {
       assert.equal(result.code, 0, result.stderr);
@@ -155,14 +131,14 @@ for (const server of Object.keys(DESCRIPTOR.servers)) {
         assert.equal(row.server, 'the article\'s');
       }
       for (const f of FINDINGS.filter((x) => x.source === 'kit')) assert.ok(rows.some((r) => r.claim === `*the kit's question, not the article's:* ${f.claim}`), f.id);
-      assertDeclaredUntestable(summary, server);
+      assertDeclaredUntestable(scenario, summary, server);
       // smoke's candles fit the smallest cache mongod allows: too small to show a little-memory effect
       const little = rows.find((r) => r.claim.endsWith(FINDINGS.find((x) => x.id === 'little-memory-slower').claim));
       assert.equal(little.status, 'cannot be tested here');
     });
 
     it('leaves no process it started running', () => {
-      assert.deepEqual(processesWithTag(tag), []);
+      assert.deepEqual(processesWithTag(state.tag), []);
     });
   });
 }

@@ -7,15 +7,18 @@
 // measured there, one pass (100,001 updates, 20,001 removes, 20,000 inserts on each collection),
 // the set-up (2 x 1,000,001 single inserts) and the whole run (set-up + 21 passes). A projection
 // from measured per-operation times at that size, not a run of the whole.
+// usage: node shell/power-of-2-sizes/tools/article-scale.js [SERVER_SPEC] [DOCS] [--shell kit|mongosh]
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
-const { resolveConfig } = require('../orchestrator/config');
-const { parseServerSpec } = require('../orchestrator/servers/spec');
-const { startServer } = require('../orchestrator/servers/start');
-const { runMongoshScript } = require('../orchestrator/run/mongosh');
-const { cleanupAll, installSignalHandlers, makeTempDir } = require('../orchestrator/processes');
+const { resolveConfig } = require('../../../orchestrator/config');
+const { parseServerSpec } = require('../../../orchestrator/servers/spec');
+const { startServer } = require('../../../orchestrator/servers/start');
+const { runShellScript, DEFAULT_SHELL } = require('../../../orchestrator/run/shells');
+const { cleanupAll, installSignalHandlers, makeTempDir } = require('../../../orchestrator/processes');
 
-const ARTICLE = { DOCS: 1000001, UPDATES: 100001, REMOVES: 20001, INSERTS: 20000, passes: 21 };
+const SCENARIO = path.resolve(__dirname, '..');
+const DESCRIPTOR = require(path.join(SCENARIO, 'scenario.json'));
+const ARTICLE = DESCRIPTOR.sizes.article;
 const SAMPLE = { UPDATES: 20, REMOVES: 20, INSERTS: 200 };
 
 function getRandomInt(min, max) { return Math.floor(Math.random() * (max - min + 1)) + min; }
@@ -26,8 +29,11 @@ function fooArray() {
 }
 
 async function main() {
-  const spec = parseServerSpec(process.argv[2] || 'ferretdb-pg');
-  const docs = Number(process.argv[3] || ARTICLE.DOCS);
+  const args = process.argv.slice(2);
+  const shellAt = args.indexOf('--shell');
+  const shell = shellAt >= 0 ? args.splice(shellAt, 2)[1] : DEFAULT_SHELL;
+  const spec = parseServerSpec(args[0] || 'ferretdb-pg');
+  const docs = Number(args[1] || ARTICLE.DOCS);
   installSignalHandlers();
   const config = resolveConfig();
   const logDir = makeTempDir('classics-scale-');
@@ -35,7 +41,7 @@ async function main() {
   const client = new MongoClient(server.uri);
   try {
     await client.connect();
-    const db = client.db('classics_power_of_2_sizes');
+    const db = client.db(DESCRIPTOR.database);
     await db.dropDatabase();
     const t0 = Date.now();
     for (let start = 0; start < docs; start += 10000) {
@@ -49,9 +55,9 @@ async function main() {
     const perOp = {};
     for (const [type, vars] of [['update', { UPDATES: SAMPLE.UPDATES, REMOVES: 0, INSERTS: 0 }],
       ['remove', { UPDATES: 0, REMOVES: SAMPLE.REMOVES, INSERTS: 0 }], ['insert', { UPDATES: 0, REMOVES: 0, INSERTS: SAMPLE.INSERTS }]]) {
-      const { measurements } = await runMongoshScript({
-        uri: server.uri, file: path.join(config.shellDir, 'power-of-2-sizes', 'pass.js'),
-        vars: { ...vars, DB_NAME: 'classics_power_of_2_sizes', PASS: 1 }, server: spec.name, logFile: path.join(logDir, `${type}.log`),
+      const { measurements } = await runShellScript({
+        shell, uri: server.uri, file: path.join(SCENARIO, 'pass.js'),
+        vars: { ...vars, DB_NAME: DESCRIPTOR.database, PASS: 1 }, server: spec.name, logFile: path.join(logDir, `${type}.log`),
       });
       const ops = vars.UPDATES + vars.REMOVES + vars.INSERTS;
       perOp[type] = measurements.reduce((n, m) => n + m.hrMs, 0) / (2 * ops);
@@ -60,7 +66,7 @@ async function main() {
     const passMs = 2 * (ARTICLE.UPDATES * perOp.update + ARTICLE.REMOVES * perOp.remove + ARTICLE.INSERTS * perOp.insert);
     const setupMs = 2 * ARTICLE.DOCS * perOp.insert;
     const h = (ms) => `${(ms / 3.6e6).toFixed(1)} h`;
-    console.log(`projected at the article's size: one pass ${h(passMs)}; set-up ${h(setupMs)} (inserts priced at the full collection's rate: an upper bound); whole run (set-up + 21 passes) ${h(setupMs + 21 * passMs)}`);
+    console.log(`projected at the article's size: one pass ${h(passMs)}; set-up ${h(setupMs)} (inserts priced at the full collection's rate: an upper bound); whole run (set-up + ${ARTICLE.passes} passes) ${h(setupMs + ARTICLE.passes * passMs)}`);
   } finally {
     await client.close();
     await server.stop();

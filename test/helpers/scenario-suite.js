@@ -1,0 +1,58 @@
+'use strict';
+// What every scenario's own suite (shell/<name>/test/servers.test.js) shares: its descriptor and
+// findings read from its folder, one smoke run per server kind the scenario declares (run before
+// the suite's tests, its folder removed after), and the check that what the scenario declares it
+// cannot test on a kind of server comes out so.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('./cli');
+const { skipUnless } = require('./servers');
+const { newTag } = require('./processes');
+const { readRun } = require('../../orchestrator/results/reader');
+
+/** The scenario whose folder holds the suite: { name, descriptor, findings, kinds }. */
+function scenarioOf(testDir) {
+  const dir = path.resolve(testDir, '..');
+  const descriptor = JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8'));
+  const { findings } = JSON.parse(fs.readFileSync(path.join(dir, descriptor.published), 'utf8'));
+  return { name: descriptor.name, dir, descriptor, findings, kinds: Object.keys(descriptor.servers) };
+}
+
+/**
+ * In a describe(): before its tests, runs the scenario at smoke size on `server` (skipping, with
+ * the reason printed, where this machine cannot start that kind), and removes the run's folder
+ * after. Returns an object the tests read once the hook has run: { out, result, run, tag }.
+ */
+function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [] } = {}) {
+  const state = { tag: newTag() };
+  before(async function () {
+    for (const kind of [server, ...alsoNeeds]) skipUnless(this, kind);
+    state.out = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-`));
+    state.result = await invokeOrchestrate([scenario.name, '--server', server, '--size', 'smoke', '--out', state.out, ...args], { env: { ...state.tag, ...env } });
+    state.run = readRun(state.out);
+    state.summary = fs.readFileSync(path.join(state.out, 'summary.md'), 'utf8');
+  });
+  after(() => { if (state.out) fs.rmSync(state.out, { recursive: true, force: true }); });
+  return state;
+}
+
+/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
+function verdictRows(summary) {
+  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
+    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
+}
+
+/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
+function assertDeclaredUntestable(scenario, summary, kind) {
+  const rows = verdictRows(summary);
+  for (const [id, reason] of Object.entries(scenario.descriptor.servers[kind].cannotTest || {})) {
+    const { claim } = scenario.findings.find((f) => f.id === id);
+    const row = rows.find((r) => r.claim.endsWith(claim));
+    assert.ok(row, `no verdict row for ${id} (${claim})`);
+    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
+  }
+}
+
+module.exports = { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable };
