@@ -1,23 +1,24 @@
 #!/usr/bin/env node
 'use strict';
 // npm run bench: what the kit itself adds to the numbers it prints, measured in one run.
-//   1. harness/driver: the same operations timed in mongosh as the scripts time them and by a
-//      plain driver loop, interleaved rounds, per operation type;
+//   1. harness/driver: the same operations timed as the scripts time them by a plain driver
+//      loop, in the kit's shell and in mongosh, interleaved rounds, per operation type, wall
+//      ms/op and client CPU µs/op, on a server that answers at once (bench/instant-server.js:
+//      the clients' own cost) and on each server measured (bench/shell-cost.js);
 //   2. orchestration: a whole smoke run's wall time against the sum of its steps;
 //   3. memory: the orchestrator's peak RSS at 3 and 21 passes and at 4x the documents;
 //   4. figures: re-rendering every report and chart from results.jsonl.
-// Ends with `harness/driver ratio: R`, the worst operation type.
+// Ends with `harness/driver ratio: R`: the kit's shell's worst operation type, wall time, on the
+// instant server (goal ≤ 1.10, and client CPU within 1.15× the driver's).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { performance } = require('node:perf_hooks');
 const { Command } = require('commander');
-const { MongoClient } = require('mongodb');
 const { resolveConfig } = require('../orchestrator/config');
 const { parseServerSpecs } = require('../orchestrator/servers/spec');
 const { startServer } = require('../orchestrator/servers/start');
-const { measureCalibration } = require('../orchestrator/run/calibration');
-const { SHELLS } = require('../orchestrator/run/shells');
+const { measureShellCost, formatShellCost } = require('./shell-cost');
 const { discoverScenarios } = require('../orchestrator/scenarios');
 const { renderRunReport } = require('../orchestrator/report/render');
 const { renderFigures } = require('../orchestrator/report/figures');
@@ -25,7 +26,7 @@ const { cleanupAll, installSignalHandlers, makeTempDir } = require('../orchestra
 const { readRun } = require('../orchestrator/results/reader');
 const { spawn } = require('node:child_process');
 
-const GOALS = { harness: 1.10, orchestration: 1.05, memoryBytes: 200 * 1024 * 1024, figuresMs: 3000 };
+const GOALS = { orchestration: 1.05, memoryBytes: 200 * 1024 * 1024, figuresMs: 3000 };
 
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
@@ -45,19 +46,6 @@ function orchestrate(args) {
   });
 }
 
-async function harness(spec, config, { ops, rounds }) {
-  const logDir = makeTempDir('classics-bench-logs-');
-  const server = await startServer(spec, { config, logDir, log: () => {} });
-  const client = new MongoClient(server.uri);
-  try {
-    await client.connect();
-    return await measureCalibration({ uri: server.uri, client, ops, rounds, server: spec.name, shells: SHELLS, database: config.databases.calibration, logFile: path.join(logDir, 'harness.log') });
-  } finally {
-    await client.close();
-    await server.stop();
-  }
-}
-
 async function wholeRun(scenario, spec, out, extra) {
   const started = performance.now();
   const { code, stderr } = await orchestrate([scenario.name, '--server', spec.spec, '--size', 'smoke', '--no-calibrate', '--out', out, ...extra]);
@@ -71,28 +59,31 @@ async function wholeRun(scenario, spec, out, extra) {
 
 async function main(argv) {
   const program = new Command('bench')
-    .option('--server <spec>', 'server to measure, repeatable (default: ferretdb-pg)', (v, p) => p.concat([v]), [])
-    .option('--ops <n>', 'operations of each type per round', Number, 300)
-    .option('--rounds <n>', 'interleaved rounds', Number, 4)
+    .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb)', (v, p) => p.concat([v]), [])
+    .option('--ops <n>', 'operations of each type per round on the instant server', Number, 3000)
+    .option('--server-ops <n>', 'operations of each type per round on a real server', Number, 500)
+    .option('--rounds <n>', 'interleaved rounds', Number, 3)
     .parse(argv);
   const opts = program.opts();
   const config = resolveConfig();
-  const specs = parseServerSpecs(opts.server.length ? opts.server : ['ferretdb-pg']);
+  const specs = parseServerSpecs(opts.server.length ? opts.server : ['ferretdb']);
   installSignalHandlers();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-bench-'));
-  let worst = 0;
+  const servers = [];
   try {
-    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model.trim()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`== harness/driver: the same operations by the driver, the kit's shell and mongosh (${opts.rounds} interleaved rounds)`);
+    const targets = [{ name: 'instant' }];
     for (const spec of specs) {
-      console.log(`\n== ${spec.name}: harness/driver per operation (${opts.ops} ops × ${opts.rounds} interleaved rounds)`);
-      const perOp = await harness(spec, config, opts);
-      const rows = [['operation', 'driver ms/op', ...SHELLS.flatMap((s) => [`${s} ms/op`, `${s}/driver`]), `goal ≤ ${GOALS.harness}`]];
-      for (const [type, v] of Object.entries(perOp)) {
-        const ratio = v.ratio[SHELLS[0]];
-        rows.push([`${type} by _id`, v.driverMs.toFixed(3), ...SHELLS.flatMap((s) => [v.shellMs[s].toFixed(3), v.ratio[s].toFixed(3)]), ratio <= GOALS.harness ? 'met' : 'MISSED']);
-        worst = Math.max(worst, ratio);
-      }
-      console.log(table(rows));
+      const server = await startServer(spec, { config, logDir: makeTempDir('classics-bench-logs-'), log: () => {} });
+      servers.push(server);
+      targets.push({ name: spec.name, uri: server.uri, ops: opts.serverOps });
+    }
+    const cost = await measureShellCost({ targets, ops: opts.ops, rounds: opts.rounds, log: (line) => process.stderr.write(`${line}\n`) });
+    await Promise.all(servers.splice(0).map((s) => s.stop()));
+    const costText = formatShellCost(cost).split('\n');
+    console.log(costText.filter((l) => !l.startsWith('harness/driver ratio')).join('\n'));
+
+    for (const spec of specs) {
 
       // the whole-run measures take a scenario that repeats a pass, as the descriptors say
       const scenarios = discoverScenarios(config.shellDir);
@@ -122,9 +113,10 @@ async function main(argv) {
       const figuresMs = performance.now() - t1;
       console.log(`re-render of a 21-pass report: ${reportMs.toFixed(0)} ms; every article figure: ${figuresMs.toFixed(0)} ms (goal: together < ${GOALS.figuresMs} ms)`);
     }
-    console.log(`\nharness/driver ratio: ${worst.toFixed(3)}`);
+    console.log(`\nharness/driver ratio: ${cost.ratio.toFixed(3)}`);
     return 0;
   } finally {
+    await Promise.all(servers.map((s) => s.stop()));
     await cleanupAll();
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -46,6 +46,10 @@ const VARIABLES = [
     doc: 'the folder of scenario folders (the tests point it at `test/fixtures/shell`)', shown: '`shell/`',
   },
   {
+    name: 'CLASSICS_KIT_SHELL_CACHE', key: 'kitShellCache', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-kit-shell'),
+    doc: 'where the kit\'s shell keeps each script\'s rewritten text, so an unchanged script starts without Babel', shown: '`node_modules/.cache/mongo-classics-kit-shell`',
+  },
+  {
     name: 'CLASSICS_TEST_URI', key: 'testUri', default: null,
     doc: 'tests that take a server use this running one', shown: 'start their own',
   },

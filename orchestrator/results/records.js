@@ -27,4 +27,28 @@ function serverKind(server) {
   return null;
 }
 
-module.exports = { matches, recordsOf, serverKind };
+/**
+ * Fields whose value is a clock's reading or made from one: times (…Ms, …Us, …Seconds, ms,
+ * seconds), moments (…At), rates and ratios of times (…Rate, …PerSecond, rate, speedup…, growth),
+ * spans and overlaps of parallel workers, and prose that quotes them (…Text). Everything else a
+ * measurement line holds (counts, sizes, plans, outcomes, settings) is fixed by the workload and
+ * the server, and must not change with the shell that ran the script.
+ */
+const TIMING_FIELD = /(Ms|Us|Seconds|PerSecond|Rate|At|Spans|Text)$|^(ms|seconds|rate|speedup\w*|growth|text|workersOverlapped)$/;
+
+/**
+ * Records whose number depends on time: the per-second samples of a series (kind "sample"); how
+ * many there are depends on how long the work took.
+ */
+function isTimeSample(record) {
+  return record.kind === 'sample';
+}
+
+/** A measurement without its timing fields, at any depth: what two shells must agree on. */
+function withoutTimings(value) {
+  if (Array.isArray(value)) return value.map(withoutTimings);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !TIMING_FIELD.test(k)).map(([k, v]) => [k, withoutTimings(v)]));
+}
+
+module.exports = { matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD };

@@ -1,6 +1,8 @@
 'use strict';
 // Runs one scenario script in a shell, the way a user would paste it, with the run's sizes defined
-// before the file by --eval: mongosh (the npm package) today. Lines that are JSON objects with a "scenario"
+// before the file by --eval: the kit's own shell (orchestrator/kit-shell, mongosh's semantics at
+// close to the bare driver's cost, the default) or mongosh (the npm package), both given the same
+// arguments and read the same way. Lines that are JSON objects with a "scenario"
 // field are measurements; {"progress":n,"of":m} lines move the progress bar; the rest is the
 // script's own output, kept in the step's log.
 const fs = require('node:fs');
@@ -12,7 +14,13 @@ const { trackChild } = require('../processes');
 const { redactUri } = require('../servers/spec');
 const { ROOT, SHELL_URI_VARIABLE } = require('../config');
 
-const MONGOSH = require.resolve('mongosh/bin/mongosh.js');
+/** The shells a script can run in, each an entry point started with Node; calibration times each beside the driver. */
+const SHELL_ENTRIES = {
+  kit: path.join(ROOT, 'orchestrator', 'kit-shell', 'bin.js'),
+  mongosh: require.resolve('mongosh/bin/mongosh.js'),
+};
+const SHELLS = Object.keys(SHELL_ENTRIES);
+const DEFAULT_SHELL = 'kit';
 
 let shellHome = null;
 /**
@@ -54,21 +62,32 @@ function parseLine(line) {
 
 /** The first line that looks like the error, for a one-line message. */
 function errorSummary(lines) {
-  const pattern = /(Error|Uncaught|Exception|failed)/;
+  const pattern = /(Error|Uncaught|Exception|Unsupported|failed)/;
   return (lines.find((l) => pattern.test(l)) || lines[lines.length - 1] || 'no output').trim();
 }
 
-function runShellScript({ shell = 'mongosh', uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
-  // The URI travels in the environment, which only this user can read, not on the command line,
-  // where `ps` shows it to everyone: mongosh starts without a connection and the --eval makes it.
-  const args = [MONGOSH, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)} db = connect(process.env.${SHELL_URI_VARIABLE});`, '--file', file];
+/**
+ * How a shell is started on a script, the same for every shell: { command, args, env, cwd }. The
+ * URI travels in the environment, which only this user can read, not on the command line, where
+ * `ps` shows it to everyone: the shell starts without a connection and the --eval makes it. With
+ * no uri, no connection is made.
+ */
+function shellInvocation({ shell = DEFAULT_SHELL, uri = null, file = null, vars = {} }) {
+  const entry = SHELL_ENTRIES[shell];
+  if (!entry) throw new Error(`unknown shell: ${shell}`);
+  const connect = uri ? ` db = connect(process.env.${SHELL_URI_VARIABLE});` : '';
+  const args = [entry, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)}${connect}`];
+  if (file) args.push('--file', file);
+  const env = { ...process.env, ...(uri ? { [SHELL_URI_VARIABLE]: uri } : {}) };
+  if (shell === 'mongosh') env.HOME = mongoshHome();
+  // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
+  return { command: process.execPath, args, env, cwd: ROOT };
+}
+
+function runShellScript({ shell = DEFAULT_SHELL, uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
+  const { command, args, env, cwd } = shellInvocation({ shell, uri, file, vars });
+  const child = trackChild(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd }));
   const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
-  const child = trackChild(spawn(process.execPath, args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HOME: mongoshHome(), [SHELL_URI_VARIABLE]: uri },
-    // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
-    cwd: ROOT,
-  }));
   const measurements = [];
   const tail = [];
   const keepTail = (line) => { tail.push(line); if (tail.length > 40) tail.shift(); };
@@ -90,7 +109,7 @@ function runShellScript({ shell = 'mongosh', uri, file, vars, server, logFile, o
   });
 
   return new Promise((resolve, reject) => {
-    child.on('error', (err) => reject(new ScriptError(`could not start mongosh: ${err.message}`, { script: file, server })));
+    child.on('error', (err) => reject(new ScriptError(`could not start ${shell}: ${err.message}`, { script: file, server })));
     child.on('close', (code, signal) => {
       if (log) log.end();
       const script = path.relative(process.cwd(), file) || file;
@@ -102,8 +121,4 @@ function runShellScript({ shell = 'mongosh', uri, file, vars, server, logFile, o
   });
 }
 
-/** The shells a script can run in; calibration times each of them beside the driver. */
-const SHELLS = ['mongosh'];
-const DEFAULT_SHELL = 'mongosh';
-
-module.exports = { runShellScript, defineVariables, SHELLS, DEFAULT_SHELL };
+module.exports = { runShellScript, shellInvocation, defineVariables, SHELLS, DEFAULT_SHELL };

@@ -1,8 +1,9 @@
 'use strict';
 // What every scenario's own suite (shell/<name>/test/servers.test.js) shares: its descriptor and
 // findings read from its folder, one smoke run per server kind the scenario declares (run before
-// the suite's tests, its folder removed after), and the check that what the scenario declares it
-// cannot test on a kind of server comes out so.
+// the suite's tests, its folder removed after) in the kit's shell, the same run again in mongosh
+// with the same seed and every measurement's non-timing fields compared (the two shells' parity),
+// and the check that what the scenario declares it cannot test on a kind of server comes out so.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,6 +12,10 @@ const { invokeOrchestrate } = require('./cli');
 const { skipUnless } = require('./servers');
 const { newTag } = require('./processes');
 const { readRun } = require('../../orchestrator/results/reader');
+const { withoutTimings, isTimeSample } = require('../../orchestrator/results/records');
+
+/** The seed of every scenario suite's smoke runs, so that the two shells draw the same numbers. */
+const SMOKE_SEED = '20141105';
 
 /** The scenario whose folder holds the suite: { name, descriptor, findings, kinds }. */
 function scenarioOf(testDir) {
@@ -23,18 +28,39 @@ function scenarioOf(testDir) {
 /**
  * In a describe(): before its tests, runs the scenario at smoke size on `server` (skipping, with
  * the reason printed, where this machine cannot start that kind), and removes the run's folder
- * after. Returns an object the tests read once the hook has run: { out, result, run, tag }.
+ * after; with parity (the default), runs it again in mongosh and adds the test that compares the
+ * two. Returns an object the tests read once the hook has run: { out, result, run, tag }.
  */
-function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [] } = {}) {
+function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], parity = true } = {}) {
   const state = { tag: newTag() };
   before(async function () {
     for (const kind of [server, ...alsoNeeds]) skipUnless(this, kind);
     state.out = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-`));
-    state.result = await invokeOrchestrate([scenario.name, '--server', server, '--size', 'smoke', '--out', state.out, ...args], { env: { ...state.tag, ...env } });
+    const common = [scenario.name, '--server', server, '--size', 'smoke', '--seed', SMOKE_SEED];
+    state.result = await invokeOrchestrate([...common, '--shell', 'kit', '--out', state.out, ...args], { env: { ...state.tag, ...env } });
     state.run = readRun(state.out);
     state.summary = fs.readFileSync(path.join(state.out, 'summary.md'), 'utf8');
+    if (parity) {
+      state.mongoshOut = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-mongosh-`));
+      const without = ['--no-calibrate', '--no-baseline'];
+      state.mongoshResult = await invokeOrchestrate([...common, '--shell', 'mongosh', '--out', state.mongoshOut, ...args.filter((a) => !without.includes(a)), ...without], { env: { ...state.tag, ...env } });
+      state.mongoshRun = readRun(state.mongoshOut);
+    }
   });
-  after(() => { if (state.out) fs.rmSync(state.out, { recursive: true, force: true }); });
+  after(() => {
+    for (const dir of [state.out, state.mongoshOut]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  if (parity) {
+    it('measures the same in mongosh: every non-timing field of every measurement line (same seed)', () => {
+      assert.equal(state.mongoshResult.code, 0, state.mongoshResult.stderr);
+      assert.equal(state.run.run.params.shell, 'kit');
+      assert.equal(state.mongoshRun.run.params.shell, 'mongosh');
+      const comparable = (run) => run.measurements.filter((m) => m.server === server && !isTimeSample(m)).map(withoutTimings);
+      const kit = comparable(state.run);
+      assert.ok(kit.length > 0, 'the kit\'s shell measured something');
+      assert.deepEqual(kit, comparable(state.mongoshRun));
+    });
+  }
   return state;
 }
 

@@ -19,7 +19,10 @@ describe('--resume on ferretdb-pg', function () {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-'));
     fs.chmodSync(out, 0o755); // PostgreSQL, run as its own user, keeps its data below it
     const results = path.join(out, 'results.jsonl');
-    const first = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--out', out], {
+    // in mongosh, whose start takes over a second, so that a stop as pass 1 is recorded lands
+    // before pass 2 writes anything (the kit's shell starts in a fifth of that: a stop there would
+    // race its first writes, which the resume rightly refuses); the resume keeps the run's shell
+    const first = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
       onSpawn: (child) => {
         // stop it as pass 1 is recorded: pass 2's shell is still starting, so nothing of it is written
         const timer = setInterval(() => {
@@ -45,6 +48,7 @@ describe('--resume on ferretdb-pg', function () {
       assert.ok(ms.every((m) => m.countOk), 'counts follow on across the resume');
     }
     assert.equal(run.records.filter((r) => r.type === 'resume').length, 1);
+    assert.equal(run.run.params.shell, 'mongosh', 'the resumed passes timed in the run\'s shell');
   });
 
   it('refuses where the server\'s data no longer match the last recorded pass', async () => {

@@ -1,0 +1,78 @@
+'use strict';
+// Opening a connection as mongosh does: the URI normalised by mongosh's own @mongosh/arg-parser
+// (directConnection=true for a single host, serverSelectionTimeoutMS=2000 unless given), the
+// client options mongosh's connection layer (@mongodb-js/devtools-connect) adds that change
+// behaviour (IPv4 first for "localhost", partial trust chains), and its fail-fast connect: a
+// refused or unresolvable host fails at once with the network error, as in mongosh, instead of
+// a MongoServerSelectionError after the whole selection timeout. What mongosh adds for OIDC,
+// proxies, system CAs, client-side encryption and mongodb+srv over the OS resolver is not here.
+const dns = require('node:dns');
+const { MongoClient } = require('mongodb');
+const { generateConnectionInfoFromCliArgs, mapCliToDriver } = require('@mongosh/arg-parser');
+
+const DRIVER_INFO = Object.freeze({ name: 'mongo-classics kit-shell' });
+
+/** { connectionString, driverOptions } exactly as mongosh's Mongo constructor computes them. */
+function connectionInfo(uri, { username, password } = {}) {
+  let info = generateConnectionInfoFromCliArgs({ connectionSpecifier: uri });
+  if (username || password) info = mapCliToDriver({ username, password }, info);
+  return info;
+}
+
+function ipv4FirstLookup(hostname, options, callback) {
+  return dns.lookup(hostname, { verbatim: false, ...options }, callback);
+}
+
+// devtools-connect's fast-failure test: errors that no amount of waiting will fix
+const FAST_FAILURE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'ENETUNREACH', 'EINVAL'];
+function isFastFailure(error) {
+  if (!error || typeof error !== 'object') return false;
+  if (isFastFailure(error.cause)) return true;
+  if (Array.isArray(error.errors) && error.errors.some(isFastFailure)) return true;
+  if (error.name === 'MongoNetworkError') return /\b(ECONNREFUSED|ENOTFOUND|ENETUNREACH|EINVAL)\b/.test(error.message);
+  return FAST_FAILURE_CODES.includes(error.code);
+}
+
+/**
+ * Connects client, giving up as soon as every known server has failed a heartbeat with a
+ * fast-failure error (devtools-connect's connectWithFailFast), and then throwing that error.
+ */
+async function connectFailFast(client) {
+  const failures = new Map();
+  let closing = null;
+  const onFailed = ({ failure, connectionId }) => {
+    const servers = client.topology?.description?.servers;
+    if (!servers?.has(connectionId) || !isFastFailure(failure)) return;
+    failures.set(connectionId, failure);
+    if ([...servers.keys()].every((s) => failures.has(s))) closing = client.close();
+  };
+  const onSucceeded = ({ connectionId }) => failures.delete(connectionId);
+  client.on('serverHeartbeatFailed', onFailed);
+  client.on('serverHeartbeatSucceeded', onSucceeded);
+  try {
+    await client.connect();
+  } catch (err) {
+    if (closing) {
+      await closing;
+      throw failures.values().next().value;
+    }
+    throw err;
+  } finally {
+    client.off('serverHeartbeatFailed', onFailed);
+    client.off('serverHeartbeatSucceeded', onSucceeded);
+  }
+}
+
+/** A connected MongoClient for a normalised connection string and driver options. */
+async function openClient({ connectionString, driverOptions }) {
+  const client = new MongoClient(connectionString, {
+    ...driverOptions,
+    allowPartialTrustChain: true,
+    lookup: ipv4FirstLookup,
+    driverInfo: DRIVER_INFO,
+  });
+  await connectFailFast(client);
+  return client;
+}
+
+module.exports = { connectionInfo, openClient, isFastFailure };
