@@ -71,8 +71,18 @@ async function main(argv) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-bench-'));
   const servers = [];
   try {
-    console.log(`== harness/driver: the same operations by the driver, the kit's shell and mongosh (${opts.rounds} interleaved rounds)`);
-    const targets = [{ name: 'instant' }];
+    console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`\n== harness/driver: the same operations by the driver, the kit's shell and mongosh`);
+    const targets = [{ name: 'instant', ops: opts.ops }];
+    for (const spec of specs) {
+      const server = await startServer(spec, { config, logDir: makeTempDir('classics-bench-logs-'), log: () => {} });
+      servers.push(server);
+      targets.push({ name: `${spec.name} (${server.description ?? spec.name})`, uri: server.uri, ops: opts.serverOps });
+    }
+    const cost = await measureShellCost({ targets, rounds: opts.rounds });
+    await Promise.all(servers.splice(0).map((s) => s.stop()));
+    console.log(formatShellCost(cost));
+
     for (const spec of specs) {
       const server = await startServer(spec, { config, logDir: makeTempDir('classics-bench-logs-'), log: () => {} });
       servers.push(server);

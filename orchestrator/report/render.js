@@ -25,7 +25,7 @@ function describeRun(run, servers) {
   const m = run.machine || {};
   const lines = [
     `Started ${run.startedAt}; size **${run.params.size}**; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
-    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**.`,
+    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ' (the unchanged scripts with mongosh\'s semantics, at close to the bare driver\'s cost; `--shell mongosh` runs them in mongosh)' : ''}.`,
     `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
     `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
@@ -42,10 +42,14 @@ function calibrationTable(calibrations, run) {
   const shells = [...new Set(calibrations.flatMap((c) => c.shells || []))];
   const first = calibrations[0];
   const intro = `The same operations timed as the scripts time them (performance.now() around each call), by a plain loop on the Node driver and in ${shells.map((s) => (s === 'kit' ? 'the kit\'s own shell' : s)).join(' and in ')}, ${first.ops} of each, ${first.rounds} interleaved rounds, on each server before its scenarios. This run's timings were taken in **${shellName(run.params.shell || first.shell)}**. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
-  const header = ['server', 'operation', 'driver ms/op', ...shells.flatMap((s) => [`${shellName(s)} ms/op`, `${shellName(s)}/driver`])];
+  const withCpu = calibrations.some((c) => Object.values(c.perOp).some((v) => v.driverCpuUs !== undefined));
+  const header = ['server', 'operation', 'driver ms/op', ...shells.flatMap((s) => [`${shellName(s)} ms/op`, `${shellName(s)}/driver`]),
+    ...(withCpu ? [`client CPU µs/op: driver, ${shells.map(shellName).join(', ')}`] : [])];
+  const cpu = (v) => [v.driverCpuUs, ...shells.map((s) => v.shellCpuUs?.[s])].map((x) => (x === undefined ? '–' : x.toFixed(0))).join(', ');
   const rows = calibrations.flatMap((c) => Object.entries(c.perOp).map(([type, v]) => [
     c.server, `${type} by _id`, v.driverMs.toFixed(3),
     ...shells.flatMap((s) => (v.shellMs?.[s] === undefined ? ['–', '–'] : [v.shellMs[s].toFixed(3), `×${v.ratio[s].toFixed(2)}`])),
+    ...(withCpu ? [cpu(v)] : []),
   ]));
   return ['### Calibration: what the shell adds', intro, toMarkdown({ header, rows })].join('\n\n');
 }

@@ -107,7 +107,8 @@ function barrier(client) {
  * counted. Returns { outcome: 'honoured' (w 0) or 'refused' (w 1), w, reason }.
  */
 function unacknowledgedWrites(dbName) {
-  var probeName = 'unacknowledgedProbe';
+  // a name of its own: the parallel steps' shells probe at the same time
+  var probeName = 'unacknowledgedProbe_' + new ObjectId().toHexString();
   var probes = 64;
   var answered = null;
   var counted = null;
