@@ -166,6 +166,29 @@ function startInstantServer({ port = 0 } = {}) {
   });
 }
 
+/**
+ * The same server in a process of its own (as every real server is), so that neither the
+ * driver's loop nor a shell shares a thread or a CPU account with it: resolves to { uri, close() }.
+ */
+function startInstantServerProcess() {
+  const { spawn } = require('node:child_process');
+  const readline = require('node:readline');
+  const { trackChild } = require('../orchestrator/processes');
+  const child = trackChild(spawn(process.execPath, [__filename, '0'], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the instant server exited with code ${code} before it listened`)));
+    readline.createInterface({ input: child.stdout }).once('line', (uri) => resolve({
+      uri,
+      close: () => new Promise((done) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+    }));
+  });
+}
+
 if (require.main === module) {
   startInstantServer({ port: Number(process.argv[2] || 0) }).then(({ uri }) => {
     process.stdout.write(`${uri}\n`);
@@ -175,4 +198,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { startInstantServer };
+module.exports = { startInstantServer, startInstantServerProcess };

@@ -60,7 +60,7 @@ async function wholeRun(scenario, spec, out, extra) {
 async function main(argv) {
   const program = new Command('bench')
     .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb)', (v, p) => p.concat([v]), [])
-    .option('--ops <n>', 'operations of each type per round on the instant server', Number, 3000)
+    .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 5000)
     .option('--server-ops <n>', 'operations of each type per round on a real server', Number, 500)
     .option('--rounds <n>', 'interleaved rounds', Number, 3)
     .parse(argv);
@@ -73,28 +73,17 @@ async function main(argv) {
   try {
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     console.log(`\n== harness/driver: the same operations by the driver, the kit's shell and mongosh`);
-    const targets = [{ name: 'instant', ops: opts.ops }];
+    const targets = [{ name: 'instant', ops: opts.ops, warmup: opts.ops }];
     for (const spec of specs) {
       const server = await startServer(spec, { config, logDir: makeTempDir('classics-bench-logs-'), log: () => {} });
       servers.push(server);
-      targets.push({ name: `${spec.name} (${server.description ?? spec.name})`, uri: server.uri, ops: opts.serverOps });
+      targets.push({ name: `${spec.name} (${server.description ?? spec.name})`, uri: server.uri, ops: opts.serverOps, warmup: 100 });
     }
     const cost = await measureShellCost({ targets, rounds: opts.rounds });
     await Promise.all(servers.splice(0).map((s) => s.stop()));
     console.log(formatShellCost(cost));
 
     for (const spec of specs) {
-      const server = await startServer(spec, { config, logDir: makeTempDir('classics-bench-logs-'), log: () => {} });
-      servers.push(server);
-      targets.push({ name: spec.name, uri: server.uri, ops: opts.serverOps });
-    }
-    const cost = await measureShellCost({ targets, ops: opts.ops, rounds: opts.rounds, log: (line) => process.stderr.write(`${line}\n`) });
-    await Promise.all(servers.splice(0).map((s) => s.stop()));
-    const costText = formatShellCost(cost).split('\n');
-    console.log(costText.filter((l) => !l.startsWith('harness/driver ratio')).join('\n'));
-
-    for (const spec of specs) {
-
       // the whole-run measures take a scenario that repeats a pass, as the descriptors say
       const scenarios = discoverScenarios(config.shellDir);
       const repeating = scenarios.find((s) => s.passesOption);

@@ -3,33 +3,34 @@
 // (orchestrator/run/calibration.js: insert, find, update and remove by _id, performance.now()
 // around each call, a plain driver loop beside each shell running calibration-ops.js, started as
 // a run starts them, in interleaved rounds), run at length, with wall ms and client CPU µs per
-// operation, on a server that answers every command at once (bench/instant-server.js: what is
-// left is the client's own cost) and on the servers given. Its last figure, the kit's shell's
+// operation, on a server that answers every command at once (bench/instant-server.js, in a
+// process of its own: what is left is the clients' own cost) and on the servers given. The
+// driver's loop runs in this process, which does nothing else meanwhile. Its last figure, the kit's shell's
 // worst operation type over the driver's, wall time, on the instant server, is the bench's
 // `harness/driver ratio`.
 const { MongoClient } = require('mongodb');
 const { measureCalibration, TYPES } = require('../orchestrator/run/calibration');
 const { SHELLS } = require('../orchestrator/run/shells');
 const { KIT_DATABASES } = require('../orchestrator/config');
-const { startInstantServer } = require('./instant-server');
+const { startInstantServerProcess } = require('./instant-server');
 
 const GOALS = { wall: 1.10, cpu: 1.15 };
 
 /**
- * targets: [{ name, uri?, ops }] (no uri: the instant server, started here). Resolves to
+ * targets: [{ name, uri?, ops, warmup }] (no uri: the instant server, started here). Resolves to
  * [{ name, ops, rounds, perOp }] and, from the instant server, the kit's worst ratios:
  * { targets, ratio, cpuRatio }.
  */
-async function measureShellCost({ targets, rounds, warmup = 1000, log = () => {} }) {
+async function measureShellCost({ targets, rounds, log = () => {} }) {
   const measured = [];
   for (const target of targets) {
-    const instant = target.uri ? null : await startInstantServer();
+    const instant = target.uri ? null : await startInstantServerProcess();
     const uri = target.uri ?? instant.uri;
     const client = new MongoClient(uri);
     try {
       await client.connect();
       const perOp = await measureCalibration({
-        uri, client, ops: target.ops, rounds, warmup, server: target.name, shells: SHELLS, database: KIT_DATABASES.calibration, log,
+        uri, client, ops: target.ops, rounds, warmup: target.warmup, server: target.name, shells: SHELLS, database: KIT_DATABASES.calibration, log,
       });
       measured.push({ name: target.name, instant: !target.uri, ops: target.ops, rounds, perOp });
     } finally {

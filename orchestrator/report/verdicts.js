@@ -184,6 +184,11 @@ function growth(check, records) {
  */
 function near(check, records) {
   const points = check.at ? check.at.map((x) => ({ x, num: { ...check.num, [check.x]: x }, den: { ...check.den, [check.x]: x } })) : [{ num: check.num, den: check.den }];
+  const statusOf = (r) => {
+    const off = Math.abs(r - 1);
+    if (off <= check.tolerance) return HOLDS;
+    return off > 2 * check.tolerance ? FAILS : INCONCLUSIVE;
+  };
   const seen = [];
   for (const p of points) {
     const num = valueOf(records, p.num, check.field, check.sum);
@@ -193,12 +198,20 @@ function near(check, records) {
       return { status: UNTESTABLE, measured: `not measured${where}${seen.length ? `; ${seen.map((s) => s.text).join(', ')}` : ''}` };
     }
     const r = num / den;
-    seen.push({ r, text: `${times(r)}${p.x === undefined ? '' : ` at ${p.x} ${check.x}`} (${check.field}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')})` });
+    // with repeats, the lowest and highest ratio their spreads allow
+    const rn = rangeOf(records, p.num, check.field, check.sum);
+    const rd = rangeOf(records, p.den, check.field, check.sum);
+    const range = rn || rd ? { lo: (rn?.min ?? num) / (rd?.max ?? den), hi: (rn?.max ?? num) / (rd?.min ?? den) } : null;
+    const spread = range ? `; over the repeats ${times(range.lo)} to ${times(range.hi)}` : '';
+    seen.push({ r, range, text: `${times(r)}${p.x === undefined ? '' : ` at ${p.x} ${check.x}`} (${check.field}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}${spread})` });
   }
-  const worst = Math.max(...seen.map((s) => Math.abs(s.r - 1)));
+  const worst = seen.reduce((a, b) => (Math.abs(b.r - 1) > Math.abs(a.r - 1) ? b : a));
   const measured = seen.map((s) => s.text).join(', ');
-  if (worst <= check.tolerance) return { status: HOLDS, measured };
-  return { status: worst > 2 * check.tolerance ? FAILS : INCONCLUSIVE, measured };
+  const status = statusOf(worst.r);
+  if (seen.some((s) => s.range && (statusOf(s.range.lo) !== statusOf(s.r) || statusOf(s.range.hi) !== statusOf(s.r)))) {
+    return { status: INCONCLUSIVE, measured: `${measured}: the repeats overlap the margin` };
+  }
+  return { status, measured };
 }
 
 /** A finding about something no server today runs: shown as the article published it, with why. */

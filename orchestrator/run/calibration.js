@@ -1,17 +1,21 @@
 'use strict';
 // Calibration: what a shell adds to each operation on this server. The same operations, in the
 // same order, timed the same way (performance.now() around each call), by a plain loop on the
-// Node driver and through each shell running calibration-ops.js, in interleaved rounds so drift
+// Node driver (calibration-driver.js, in a process of its own as each shell is) and through each shell running calibration-ops.js, in interleaved rounds so drift
 // on the machine falls on all of them; with each side's own client CPU per operation
 // (process.cpuUsage() around each loop). Every report prints it, so a reader can tell the
 // server's time from the shell's; npm run bench runs it at length, on a server that answers at
 // once too, to measure the shells themselves.
 const path = require('node:path');
-const { performance } = require('node:perf_hooks');
+const { spawn } = require('node:child_process');
 const { runShellScript } = require('./shells');
+const { trackChild } = require('../processes');
+const { redactUri } = require('../servers/spec');
+const { SHELL_URI_VARIABLE } = require('../config');
 const { emptyDatabase, refusalText } = require('./ownership');
 
 const SCRIPT = path.join(__dirname, 'calibration-ops.js');
+const DRIVER_SCRIPT = path.join(__dirname, 'calibration-driver.js');
 const TYPES = ['insert', 'find', 'update', 'remove'];
 const WARMUP = 50; // untimed operations of each type first, on every side (the bench takes more)
 
@@ -22,35 +26,24 @@ async function timeInShell({ shell, uri, ops, warmup, server, database, logFile 
   return measurements[0];
 }
 
-/** { totalMs, cpuUs } per operation type, timed around each call of the driver. */
-async function timeWithDriver({ client, ops, warmup, database }) {
-  const db = client.db(database);
-  const coll = db.collection('ops');
-  await coll.drop().catch(() => {});
-  await db.createCollection('ops');
-  for (let w = 0; w < warmup; w++) {
-    await coll.insertOne({ _id: -1 - w, foo: [1, 2, 3, 4, 5] });
-    await coll.findOne({ _id: -1 - w });
-    await coll.updateOne({ _id: -1 - w }, { $push: { foo: { $each: [6, 7] } } });
-    await coll.deleteOne({ _id: -1 - w });
-  }
-  const totals = Object.fromEntries(TYPES.map((t) => [t, 0]));
-  const cpuUs = Object.fromEntries(TYPES.map((t) => [t, 0]));
-  const timed = async (type, fn) => {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < ops; i++) {
-      const t0 = performance.now();
-      await fn(i);
-      totals[type] += performance.now() - t0;
-    }
-    const c = process.cpuUsage(c0);
-    cpuUs[type] = c.user + c.system;
-  };
-  await timed('insert', (i) => coll.insertOne({ _id: i, foo: [1, 2, 3, 4, 5] }));
-  await timed('find', (i) => coll.findOne({ _id: i }));
-  await timed('update', (i) => coll.updateOne({ _id: i }, { $push: { foo: { $each: [6, 7] } } }));
-  await timed('remove', (i) => coll.deleteOne({ _id: i }));
-  return { totalMs: totals, cpuUs };
+/** { totalMs, cpuUs } per operation type, timed around each call of the bare driver, in a process of its own. */
+function timeWithDriver({ uri, ops, warmup, database, server }) {
+  const vars = JSON.stringify({ OPS: ops, WARMUP: warmup, DB_NAME: database });
+  const child = trackChild(spawn(process.execPath, [DRIVER_SCRIPT, vars], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [SHELL_URI_VARIABLE]: uri },
+  }));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = stdout.split('\n').find((l) => l.startsWith('{"scenario":"harness"'));
+      if (code === 0 && line) return resolve(JSON.parse(line));
+      return reject(new Error(`the calibration's driver loop on '${server}' exited with code ${code}: ${redactUri(stderr.trim().split('\n').pop() || 'no output')}`));
+    });
+  });
 }
 
 /**
@@ -72,7 +65,7 @@ async function measureCalibration({
     const order = sides.map((_, i) => sides[(i + r) % sides.length]);
     for (const side of order) {
       const { totalMs, cpuUs } = side === 'driver'
-        ? await timeWithDriver({ client, ops, warmup, database })
+        ? await timeWithDriver({ uri, ops, warmup, database, server })
         : await timeInShell({ shell: side, uri, ops, warmup, server, database, logFile });
       TYPES.forEach((t) => { sums[side][t] += totalMs[t]; cpu[side][t] += cpuUs[t]; });
     }

@@ -10,7 +10,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { runShell } = require('../helpers/kit-shell');
 const { skipUnless, startTestServer } = require('../helpers/servers');
-const { FIXTURE_SHELL_DIR } = require('../helpers/fixture');
+const { fixture, FIXTURE_SHELL_DIR } = require('../helpers/fixture');
 const { invokeOrchestrate } = require('../helpers/cli');
 const { readRun } = require('../../orchestrator/results/reader');
 
@@ -82,7 +82,7 @@ describe('orchestrate run on the kit\'s shell, a script calling what it lacks', 
   it('fails the step with the one line, naming the method and --shell mongosh', () => {
     assert.notEqual(result.code, 0);
     const said = `${result.stdout}${result.stderr}`;
-    assert.match(said, /FAILED ferretdb · churn · pass 1\/1: .* KitShellUnsupported: Collection\.mapReduce is not in the kit's shell; run this script with --shell mongosh\n/);
+    assert.match(said, new RegExp(`FAILED ferretdb · ${fixture.name} · pass 1/1: .* KitShellUnsupported: Collection\\.mapReduce is not in the kit's shell; run this script with --shell mongosh\n`));
     assert.doesNotMatch(said, /\n\s+at /, 'no stack trace');
   });
 

@@ -89,3 +89,16 @@ describe('log-inserts scripts', () => {
     assert.equal(services(SCRIPTS[0]), services(SCRIPTS[1]));
   });
 });
+
+describe('log-inserts verdicts', () => {
+  const { verdictsFor, verdictsMarkdown } = require('../../../orchestrator/report/verdicts');
+  const { discoverScenarios } = require('../../../orchestrator/scenarios');
+  const { sql } = require('./verdict-cases');
+  const scenario = discoverScenarios(path.resolve(DIR, '..')).find((s) => s.name === 'log-inserts');
+
+  it('leaves the SQL baseline out of the servers judged', () => {
+    const vs = verdictsFor([scenario], [...sql('test1', 3000, 1000), ...sql('test2', 3000, 1000)].map((r) => ({ scenario: 'log-inserts', server: 'pg', ...r })));
+    assert.deepEqual([...new Set(vs.map((v) => v.server))], ['pg']);
+    assert.match(verdictsMarkdown(vs), /\| log-inserts \| MongoDB \(save, as the article timed it\) logs far faster than the SQL store in test 1 \(one loop\) \| pg \| \*\*holds\*\* \| 3\.00×/);
+  });
+});

@@ -1,0 +1,61 @@
+'use strict';
+// Crafted measurements for each finding of embedded-comments, one set per outcome it can come to (holds,
+// does not hold, inconclusive, cannot be tested here): test/unit/verdicts.test.js runs every
+// scenario's cases through the same path a report takes.
+const fs = require('node:fs');
+const path = require('node:path');
+const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE } = require('../../../orchestrator/report/verdicts');
+
+const publishedData = () => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8'));
+
+function ec({ outcome = 'honoured', upTo = 10000, unsafe = {}, safe = {} } = {}) {
+  const published = publishedData().records;
+  const changed = { unsafe, safe };
+  return published.filter((r) => r.perBlog <= upTo).map((r) => {
+    const f = changed[r.mode][`${r.layout} ${r.perBlog}`];
+    return {
+      ...r, seconds: f ? f(r.seconds) : r.seconds, unacknowledged: { outcome, reason: 'probe' },
+      writeConcern: r.mode === 'safe' || outcome === 'honoured' ? `w:${r.mode === 'safe' ? 1 : 0}` : 'w:1',
+    };
+  });
+}
+const times = (k) => (x) => x * k;
+const unsafeSeparate = (name) => publishedData().records
+  .find((r) => r.mode === 'unsafe' && r.layout === 'separate' && `${r.layout} ${r.perBlog}` === name.replace('embedded', 'separate')).seconds;
+const asSeparate = (cell, k) => ({ [cell]: () => unsafeSeparate(cell) * k });
+const allSafe = (k) => Object.fromEntries(['embedded', 'separate'].flatMap((l) => [1, 10, 100, 1000, 10000].map((n) => [`${l} ${n}`, times(k)])));
+
+/** finding → outcome → { records, server? (the verdict's, default the records' own), measured? (a pattern its text must match) } */
+const cases = {
+  'embedded-slows': {
+    [HOLDS]: { records: ec(), measured: /24\.92× at 10000 perBlog/ },
+    [FAILS]: { records: ec({ safe: { 'embedded 1000': () => 4.4, 'embedded 10000': () => 4.4 } }) },
+    [INCONCLUSIVE]: { records: ec({ safe: { 'embedded 1000': () => 6, 'embedded 10000': () => 8 } }) },
+    [UNTESTABLE]: { records: ec({ upTo: 100 }), measured: /stops at 100 perBlog/ },
+  },
+  'unsafe-as-fast-up-to-100': {
+    [HOLDS]: { records: ec(), measured: /1\.09× at 10 perBlog.*1\.03× at 100 perBlog.*unsafe table's writes: w:0/ },
+    [FAILS]: { records: ec({ unsafe: asSeparate('embedded 100', 1.8) }) },
+    [INCONCLUSIVE]: { records: ec({ unsafe: asSeparate('embedded 10', 1.35) }) },
+    [UNTESTABLE]: { records: ec({ outcome: 'refused' }), measured: /answers fire-and-forget.*measured instead/ },
+  },
+  'unsafe-26x-at-10000': {
+    [HOLDS]: { records: ec(), measured: /27\.65×/ },
+    [FAILS]: { records: ec({ unsafe: asSeparate('embedded 10000', 2) }) },
+    [INCONCLUSIVE]: { records: ec({ unsafe: asSeparate('embedded 10000', 6) }) },
+    [UNTESTABLE]: { records: ec({ outcome: 'refused' }), measured: /answers fire-and-forget/ },
+  },
+  'safe-3x-slower': {
+    [HOLDS]: { records: ec(), measured: /2\.98×/ },
+    [FAILS]: { records: ec({ safe: allSafe(1 / 2.98 * 1.1) }) },
+    [INCONCLUSIVE]: { records: ec({ safe: allSafe(1 / 2.98 * 1.6) }) },
+    [UNTESTABLE]: { records: ec({ outcome: 'refused' }), measured: /can only agree|acknowledged/ },
+  },
+};
+
+/** Findings the size leaves untested where the feature is there: [finding, records, pattern]. */
+const tooSmall = [
+  ['unsafe-26x-at-10000', ec({ upTo: 1000 }), /too small: the article measured this at 10,000/],
+];
+
+module.exports = { cases, tooSmall };

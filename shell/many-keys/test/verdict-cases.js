@@ -1,0 +1,28 @@
+'use strict';
+// Crafted measurements for each finding of many-keys, one set per outcome it can come to (holds,
+// does not hold, inconclusive, cannot be tested here): test/unit/verdicts.test.js runs every
+// scenario's cases through the same path a report takes.
+const fs = require('node:fs');
+const path = require('node:path');
+const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE } = require('../../../orchestrator/report/verdicts');
+
+const publishedData = () => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8'));
+
+const mk = (original, bucket, keys = 20000) => [
+  { kind: 'update', schema: 'original', appliedSeconds: original, keys, writeConcern: 'w:0', plan: 'UPDATE <- IXSCAN identity; 1 keys and 1 documents examined' },
+  { kind: 'update', schema: 'bucket', appliedSeconds: bucket, keys, writeConcern: 'w:0', plan: 'UPDATE <- IXSCAN identity; 1 keys and 1 documents examined' },
+];
+
+/** finding → outcome → { records, server? (the verdict's, default the records' own), measured? (a pattern its text must match) } */
+const cases = {
+  'buckets-faster': {
+    [HOLDS]: { records: mk(18.35, 1.47), measured: /12\.48×.*writes: w:0; the update's plan: UPDATE <- IXSCAN/ },
+    [FAILS]: { records: mk(1.05, 1) },
+    [INCONCLUSIVE]: { records: mk(2, 1) },
+    [UNTESTABLE]: { records: mk(18.35, 1.47, 2000), measured: /walking 20,000 keys \(keys 2000/ },
+  },
+};
+
+const tooSmall = [];
+
+module.exports = { cases, tooSmall, mk };
