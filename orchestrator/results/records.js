@@ -46,8 +46,9 @@ function isTimeSample(record) {
 
 /**
  * The bytes a collection takes on disk. After a step of several writers at once they depend on
- * the order in which the writes arrived, a matter of time too (FerretDB on PostgreSQL, log-inserts
- * test 2 at smoke size, one shell, one seed: 360,448 bytes in one run, 368,640 in the next).
+ * the order in which the writes arrived, a matter of time too (FerretDB on PostgreSQL, a parallel
+ * step of two shells at smoke size, one shell kind, one seed: 360,448 bytes in one run, 368,640 in
+ * the next).
  */
 const BYTE_FIELDS = ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'freeStorageSize', 'reusableBytes', 'totalRelationSize'];
 

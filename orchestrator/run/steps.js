@@ -18,7 +18,7 @@ function scenarioPlan(scenario, size, passesOverride, overrides = {}) {
   const passes = (scenario.passesOption && passesOverride) || sizes.passes;
   const steps = scenario.steps.map((step) => ({
     ...step,
-    // constants pick what a shared script does in this step (log-inserts' LOOP); params are sizes
+    // constants pick what a script shared by several steps does in this one (a LOOP variable); params are sizes
     vars: { ...(step.constants || {}), ...Object.fromEntries((step.params || []).map((p) => [p, sizes[p]])) },
     passes: step.repeat === 'once' ? [0] : Array.from({ length: passes }, (_, i) => i + 1),
   }));
