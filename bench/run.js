@@ -59,14 +59,14 @@ async function wholeRun(scenario, spec, out, extra) {
 
 async function main(argv) {
   const program = new Command('bench')
-    .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb)', (v, p) => p.concat([v]), [])
+    .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb-pg, the embedded server here)', (v, p) => p.concat([v]), [])
     .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 5000)
     .option('--server-ops <n>', 'operations of each type per round on a real server', Number, 500)
     .option('--rounds <n>', 'interleaved rounds', Number, 3)
     .parse(argv);
   const opts = program.opts();
   const config = resolveConfig();
-  const specs = parseServerSpecs(opts.server.length ? opts.server : ['ferretdb']);
+  const specs = parseServerSpecs(opts.server.length ? opts.server : ['ferretdb-pg']);
   installSignalHandlers();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-bench-'));
   const servers = [];

@@ -20,12 +20,13 @@ function pasteHint(uri, config) {
 function register(program, { config, log, setResult }) {
   program.command('serve [spec]')
     .description('start one server (default: embedded) and keep it until Ctrl-C, to paste the scripts into mongosh')
-    .action(async (specText) => {
+    .option('--out <dir>', 'folder for the server\'s log, kept after it stops (default: reports/runs/serve-<timestamp>)')
+    .action(async (specText, opts) => {
       const { startServer } = require('../servers/start');
       const [spec] = parseServerSpecs([specText || 'embedded']);
       if (spec.kind === 'uri') throw new UsageError('serve starts a server: give embedded, mongod, mongod@VERSION, ferretdb or ferretdb-pg');
       // the server's log outlives it, so an error that points at it points at a file that is there
-      const logDir = makeOutDir(path.join(config.runsDir, `serve-${timestamp()}`, 'logs'));
+      const logDir = makeOutDir(path.join(opts.out ? path.resolve(opts.out) : path.join(config.runsDir, `serve-${timestamp()}`), 'logs'));
       const stopped = new Promise((resolve) => { installSignalHandlers(resolve); });
       const server = await startServer(spec, { config, logDir, log });
       log(`${spec.name}: ${server.description} at ${server.uri} (its log: ${path.relative(process.cwd(), logDir)})`);

@@ -42,14 +42,12 @@ function calibrationTable(calibrations, run) {
   const shells = [...new Set(calibrations.flatMap((c) => c.shells || []))];
   const first = calibrations[0];
   const intro = `The same operations timed as the scripts time them (performance.now() around each call), by a plain loop on the Node driver and in ${shells.map((s) => (s === 'kit' ? 'the kit\'s own shell' : s)).join(' and in ')}, ${first.ops} of each, ${first.rounds} interleaved rounds, on each server before its scenarios. This run's timings were taken in **${shellName(run.params.shell || first.shell)}**. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
-  const withCpu = calibrations.some((c) => Object.values(c.perOp).some((v) => v.driverCpuUs !== undefined));
-  const header = ['server', 'operation', 'driver ms/op', ...shells.flatMap((s) => [`${shellName(s)} ms/op`, `${shellName(s)}/driver`]),
-    ...(withCpu ? [`client CPU µs/op: driver, ${shells.map(shellName).join(', ')}`] : [])];
-  const cpu = (v) => [v.driverCpuUs, ...shells.map((s) => v.shellCpuUs?.[s])].map((x) => (x === undefined ? '–' : x.toFixed(0))).join(', ');
+  // wall time only: a few hundred operations in a fresh process are mostly its JIT's CPU time
+  // (results.jsonl keeps the CPU figures; npm run bench measures them at length)
+  const header = ['server', 'operation', 'driver ms/op', ...shells.flatMap((s) => [`${shellName(s)} ms/op`, `${shellName(s)}/driver`])];
   const rows = calibrations.flatMap((c) => Object.entries(c.perOp).map(([type, v]) => [
     c.server, `${type} by _id`, v.driverMs.toFixed(3),
     ...shells.flatMap((s) => (v.shellMs?.[s] === undefined ? ['–', '–'] : [v.shellMs[s].toFixed(3), `×${v.ratio[s].toFixed(2)}`])),
-    ...(withCpu ? [cpu(v)] : []),
   ]));
   return ['### Calibration: what the shell adds', intro, toMarkdown({ header, rows })].join('\n\n');
 }

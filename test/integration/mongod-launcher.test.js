@@ -181,7 +181,7 @@ function launcherTests({ binary, asked, env, real }) {
     const seen = [];
     try {
       let stdout = '';
-      const result = await invokeOrchestrate(['serve', 'mongod'], {
+      const result = await invokeOrchestrate(['serve', 'mongod', '--out', box.out], {
         env: box.env,
         onSpawn: (child) => {
           child.stdout.on('data', (d) => { stdout += d; });
@@ -239,7 +239,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
   it('refuses a server whose buildInfo is not the version asked for, and stops it', async () => {
     const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'handshake', MONGOD_STAND_IN_WIRE_VERSION: '21', MONGOD_STAND_IN_BUILD_VERSION: '8.0.1' }));
     try {
-      const result = await invokeOrchestrate(['serve', 'mongod@8.2.6'], { env: box.env });
+      const result = await invokeOrchestrate(['serve', 'mongod@8.2.6', '--out', box.out], { env: box.env });
       assert.equal(result.code, 1, result.stderr);
       const lines = errorLines(result);
       assert.equal(lines.length, 1, result.stderr);
@@ -253,7 +253,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_TIMEOUT_MS: '4000' }));
     const seen = [];
     try {
-      const result = await invokeOrchestrate(['serve', 'mongod'], {
+      const result = await invokeOrchestrate(['serve', 'mongod', '--out', box.out], {
         env: box.env,
         onSpawn: (child) => snapshotWhen(child, () => processesWithTag(box.tag).some((p) => /ferretdb --listen-addr/.test(p.cmd)), { tag: box.tag, seen, timeoutMs: 20000 }),
       });
@@ -272,7 +272,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', MONGOD_STAND_IN_STOP_DELAY: '5' }));
     const seen = [];
     try {
-      const result = await invokeOrchestrate(['serve', 'mongod'], {
+      const result = await invokeOrchestrate(['serve', 'mongod', '--out', box.out], {
         env: box.env,
         onSpawn: (child) => signalWhen(child, () => processesWithTag(box.tag).some((p) => /ferretdb --listen-addr/.test(p.cmd)),
           { tag: box.tag, signals: ['SIGINT', 'SIGINT'], seen, timeoutMs: 20000 }),
@@ -291,7 +291,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     let signalled = null;
     try {
       let stdout = '';
-      const result = await invokeOrchestrate(['serve', 'mongod'], {
+      const result = await invokeOrchestrate(['serve', 'mongod', '--out', box.out], {
         env: box.env,
         onSpawn: (child) => {
           child.stdout.on('data', (d) => { stdout += d; });
@@ -312,7 +312,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     const during = {};
     try {
       let stdout = '';
-      const result = await invokeOrchestrate(['serve', 'embedded'], {
+      const result = await invokeOrchestrate(['serve', 'embedded', '--out', box.out], {
         env: box.env,
         onSpawn: (child) => {
           child.stdout.on('data', (d) => { stdout += d; });
@@ -336,7 +336,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'fail' }));
     try {
       let stdout = '';
-      const result = await invokeOrchestrate(['serve', 'embedded'], {
+      const result = await invokeOrchestrate(['serve', 'embedded', '--out', box.out], {
         env: box.env,
         onSpawn: (child) => {
           child.stdout.on('data', (d) => { stdout += d; });
@@ -388,7 +388,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     it('stops a started mongod that the driver refuses, saying which MongoDB it is', async () => {
       const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'handshake', MONGOD_STAND_IN_VERSION: '4.4.0', MONGOD_STAND_IN_WIRE_VERSION: '7' }));
       try {
-        const result = await invokeOrchestrate(['serve', 'mongod'], { env: box.env });
+        const result = await invokeOrchestrate(['serve', 'mongod', '--out', box.out], { env: box.env });
         assert.equal(result.code, 1, result.stderr);
         const lines = errorLines(result);
         assert.equal(lines.length, 1, result.stderr);
