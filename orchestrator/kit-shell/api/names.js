@@ -24,7 +24,7 @@ function assertValidCollectionName(name) {
 
 /** The options a driver call gets: mongosh's base options, then the script's own. */
 function driverOptions(options) {
-  return Object.assign({ serializeFunctions: true, promoteLongs: false }, options);
+  return Object.assign({}, BASE_OPTIONS, options);
 }
 
-module.exports = { BASE_OPTIONS, isValidDatabaseName, isValidCollectionName, assertValidDatabaseName, assertValidCollectionName, driverOptions };
+module.exports = { isValidDatabaseName, isValidCollectionName, assertValidDatabaseName, assertValidCollectionName, driverOptions };
