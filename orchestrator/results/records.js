@@ -15,12 +15,16 @@ function recordsOf(records, { scenario, server }) {
 
 /**
  * The kind of server a server record describes, as scenario descriptors name kinds (ferretdb,
- * ferretdb-pg, mongod, mongod:zstd...): FerretDB whatever the spec (a mongod spec whose binary
- * serves FerretDB, as the kit's test stand-in does, is FerretDB); else from the spec where it names
- * one, else (embedded, or a user's server) from what the server said it is.
+ * ferretdb-pg, ferretdb2, mongod, mongod:zstd...): FerretDB whatever the spec (a mongod spec whose
+ * binary serves FerretDB, as the kit's test stand-in does, is FerretDB), 2.x being ferretdb2 (it
+ * runs only on DocumentDB); else from the spec where it names one, else (embedded, or a user's
+ * server) from what the server said it is.
  */
 function serverKind(server) {
-  if (server.product === 'FerretDB') return /postgres/i.test(server.engine || '') ? 'ferretdb-pg' : 'ferretdb';
+  if (server.product === 'FerretDB') {
+    if (Number(/\d+/.exec(server.version || '')?.[0]) >= 2) return 'ferretdb2';
+    return /postgres/i.test(server.engine || '') ? 'ferretdb-pg' : 'ferretdb';
+  }
   const spec = String(server.spec || '').replace(/@[^:]*/, '');
   if (/^(ferretdb|ferretdb-pg|mongod)(:\w+)?$/.test(spec)) return spec;
   if (server.product === 'MongoDB') return 'mongod';
