@@ -58,14 +58,15 @@ const BYTE_FIELDS = ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'fre
 
 /**
  * A measurement without its timing fields, at any depth (and without its byte sizes where
- * several writers wrote at once): what two runs of one workload must agree on, whatever the shell.
+ * several writers wrote at once, or where the server estimates them from statistics it refreshes
+ * in its own time: sizesEstimated): what two runs of one workload must agree on, whatever the shell.
  */
 function withoutTimings(value) {
   if (Array.isArray(value)) return value.map(withoutTimings);
   if (!value || typeof value !== 'object') return value;
-  const concurrent = value.workers > 1;
+  const timeDependentBytes = value.workers > 1 || value.sizesEstimated === true;
   return Object.fromEntries(Object.entries(value)
-    .filter(([k]) => !TIMING_FIELD.test(k) && !(concurrent && BYTE_FIELDS.includes(k)))
+    .filter(([k]) => !TIMING_FIELD.test(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
     .map(([k, v]) => [k, withoutTimings(v)]));
 }
 

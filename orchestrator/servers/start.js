@@ -83,10 +83,15 @@ async function startServer(spec, ctx) {
 
 /**
  * Before anything is started, a typo or a server that cannot be had should not cost a run: every
- * URI server must answer, with a version the kit's driver can talk to, and every mongod spec must
- * be one that can be had (MONGOMS_SYSTEM_BINARY's version, or a download for this system).
+ * URI server must answer, with a version the kit's driver can talk to, every mongod spec must
+ * be one that can be had (MONGOMS_SYSTEM_BINARY's version, or a download for this system), and
+ * ferretdb2 must be installed (as root, by npm run setup) and the kit run as root.
  */
 async function checkReachable(specs, config) {
+  for (const spec of specs.filter((s) => s.kind === 'ferretdb2')) {
+    const missing = ferretdb2Missing(config);
+    if (missing) throw new UsageError(`server '${spec.name}': ${missing}`);
+  }
   for (const spec of specs.filter((s) => s.kind === 'mongod')) {
     try {
       await checkMongodSpec(spec, config);

@@ -10,6 +10,7 @@ describe('server specs', () => {
     ['mongod@7.0.14', { kind: 'mongod', version: '7.0.14', name: 'mongod@7.0.14' }],
     ['ferretdb', { kind: 'ferretdb', backend: 'sqlite', name: 'ferretdb' }],
     ['ferretdb-pg', { kind: 'ferretdb', backend: 'postgresql', name: 'ferretdb-pg' }],
+    ['ferretdb2', { kind: 'ferretdb2', name: 'ferretdb2' }],
     ['prod=mongodb://db.example:27017/?tls=true', { kind: 'uri', name: 'prod', uri: 'mongodb://db.example:27017/?tls=true' }],
     ['atlas=mongodb+srv://u:p@cluster0.example.net/', { kind: 'uri', name: 'atlas', uri: 'mongodb+srv://u:p@cluster0.example.net/' }],
   ];
@@ -44,5 +45,13 @@ describe('server specs', () => {
     assert.equal(redactUri('mongodb://h:1/db'), 'mongodb://h:1/db');
     assert.equal(parseServerSpec('p=mongodb://alice:s3cret@h:1/').spec, 'p=mongodb://alice:****@h:1/');
     assert.throws(() => parseServerSpec('p=mongodb://alice:s3cret@'), (err) => !err.message.includes('s3cret'));
+  });
+
+  it('names the kind of a server record as the descriptors do: FerretDB 2 is ferretdb2 whatever the spec (it runs only on DocumentDB)', () => {
+    const { serverKind } = require('../../orchestrator/results/records');
+    assert.equal(serverKind({ spec: 'ferretdb2', product: 'FerretDB', version: 'v2.7.0', engine: 'PostgreSQL 18.6 (Debian 18.6-3) with DocumentDB 1.0-0' }), 'ferretdb2');
+    assert.equal(serverKind({ spec: 'embedded', product: 'FerretDB', version: 'v2.7.0', engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0' }), 'ferretdb2');
+    assert.equal(serverKind({ spec: 'embedded', product: 'FerretDB', version: 'v1.24.0', engine: 'PostgreSQL 15.18' }), 'ferretdb-pg');
+    assert.equal(serverKind({ spec: 'mine=mongodb://h', product: 'FerretDB', version: 'v1.24.0', engine: 'SQLite' }), 'ferretdb');
   });
 });
