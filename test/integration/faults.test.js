@@ -90,7 +90,7 @@ describe('ferretdb2 whose FerretDB fails to start after its PostgreSQL did', fun
     const run = readRun(out);
     assert.equal(run.failures.length, 1, JSON.stringify(run.failures));
     assert.deepEqual([run.failures[0].server, run.failures[0].step], ['ferretdb2', 'start']);
-    assert.match(run.failures[0].error, /^ServerStartError: FerretDB did not answer on port \d+ .*; see /);
+    assert.match(run.failures[0].error, /^FerretDB did not answer on port \d+ \(.*\); see \S+ferretdb2-ferretdb\.log$/);
     assert.match(fs.readFileSync(path.join(out, 'logs', 'ferretdb2-postgres.log'), 'utf8'), /database system is ready to accept connections/, 'its PostgreSQL had started');
     assert.deepEqual(processesWithTag(tag), []);
     assert.deepEqual(fs.readdirSync(box), []);

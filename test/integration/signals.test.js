@@ -14,7 +14,7 @@ const { skipUnless } = require('../helpers/servers');
 const { newTag, processesWithTag } = require('../helpers/processes');
 
 /** The temporary folders the processes name (ferretdb2's PostgreSQL sees its own bound at /mnt). */
-const namedFolders = (processes) => processes.flatMap((p) => (/(\/tmp\/classics-(?:pg|ferretdb2?)-\w+)/.exec(p.cmd) || []).slice(1));
+const namedFolders = (processes) => processes.flatMap((p) => (/([^\s=]*\/classics-(?:pg|ferretdb2?)-\w+)/.exec(p.cmd) || []).slice(1));
 
 for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT', 'SIGTERM']) {
   describe(`${signal} during a run on ${kind}`, function () {
@@ -22,14 +22,19 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT',
     let out;
     let result;
     let running;
+    let tmp;
     const tag = newTag();
 
     before(async function () {
       skipUnless(this, kind);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal-'));
+      // the run's temporary folders go here, so that what it leaves can be listed (ferretdb2's
+      // PostgreSQL names its folder only as bound into its root file system)
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal-tmp-'));
+      fs.chmodSync(tmp, 0o755); // ferretdb-pg's PostgreSQL, run as its own user as root, keeps its data below it
       const results = path.join(out, 'results.jsonl');
       result = await invokeOnFixture(['--server', kind, '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
-        env: tag,
+        env: { ...tag, TMPDIR: tmp },
         onSpawn: (child) => {
           waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
             .then(() => {
@@ -40,7 +45,7 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT',
       });
     });
 
-    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+    after(() => { for (const dir of [out, tmp]) if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
 
     it(`exits with ${signal === 'SIGINT' ? 130 : 143}`, () => {
       assert.equal(result.code, signal === 'SIGINT' ? 130 : 143, result.stderr);
@@ -69,6 +74,7 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT',
       const leftovers = namedFolders(running);
       assert.ok(leftovers.length > 0, 'the processes named their folders');
       for (const dir of leftovers) assert.ok(!fs.existsSync(dir), `${dir} is gone`);
+      assert.deepEqual(fs.readdirSync(tmp), [], 'nothing is left in the run\'s TMPDIR');
     });
   });
 }
