@@ -50,8 +50,9 @@ else
   # only, and never left mounted (nor removed with rm while it is)
   unmount_proc() { if mountpoint -q "$partial/proc"; then umount "$partial/proc"; fi; }
   unmount_proc 2>/dev/null || true
-  trap unmount_proc EXIT
-  rm -rf "$partial" "$root"
+  # a failed install leaves nothing half-made behind (--one-file-system: never into a mounted /proc)
+  trap 'unmount_proc; rm -rf --one-file-system "$partial"' EXIT
+  rm -rf --one-file-system "$partial" "$root"
   debootstrap --variant=minbase sid "$partial" "$SID_MIRROR" >>"$log" 2>&1
   # no service starts inside the chroot, and no cluster is made at install: the kit makes its own
   printf '#!/bin/sh\nexit 101\n' > "$partial/usr/sbin/policy-rc.d"
