@@ -26,12 +26,11 @@ function hasPostgres(config) {
 async function startEmbedded(ctx) {
   const fs = require('node:fs');
   const path = require('node:path');
-  const named = (server, kind) => Object.assign(server, { kind });
   // resuming a kept embedded server: start the kind whose data is there
   if (ctx.keepDir && fs.existsSync(path.join(ctx.keepDir, 'ferretdb2'))) {
     const server = await startFerretDB2({ ...ctx, name: 'embedded' });
     ctx.log(`embedded: ${server.description}, over the data this run kept`);
-    return named(server, 'ferretdb2');
+    return server;
   }
   if (ctx.keepDir && fs.existsSync(path.join(ctx.keepDir, 'ferretdb'))) {
     const backend = fs.existsSync(path.join(ctx.keepDir, 'postgres')) ? 'postgresql' : 'sqlite';
@@ -54,7 +53,7 @@ async function startEmbedded(ctx) {
     try {
       const server = await startFerretDB2({ ...ctx, name: 'embedded' });
       ctx.log(`embedded: ${server.description}, because ${why.join('; ')}`);
-      return named(server, 'ferretdb2');
+      return server;
     } catch (err) {
       why.push(`ferretdb2 did not start (${err.message})`);
     }
@@ -62,7 +61,7 @@ async function startEmbedded(ctx) {
   const backend = hasPostgres(ctx.config) ? 'postgresql' : 'sqlite';
   const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
   ctx.log(`embedded: ${server.description}, because ${why.join('; ')}`);
-  return named(server, `ferretdb-${backend}`);
+  return server;
 }
 
 async function startServer(spec, ctx) {

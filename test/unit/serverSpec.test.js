@@ -54,4 +54,22 @@ describe('server specs', () => {
     assert.equal(serverKind({ spec: 'embedded', product: 'FerretDB', version: 'v1.24.0', engine: 'PostgreSQL 15.18' }), 'ferretdb-pg');
     assert.equal(serverKind({ spec: 'mine=mongodb://h', product: 'FerretDB', version: 'v1.24.0', engine: 'SQLite' }), 'ferretdb');
   });
+
+  it('records what FerretDB says at start-up: its backend and its warnings (FerretDB 2 on another DocumentDB than its own)', async () => {
+    const { describeServer } = require('../../orchestrator/servers/start');
+    const line = (msg) => JSON.stringify({ t: { $date: '2026-01-01T00:00:00Z' }, s: 'I', c: 'STORAGE', id: 42000, msg, tags: ['startupWarnings'] });
+    const mismatch = 'This version of FerretDB requires DocumentDB "0.107.0". The currently installed version is "1.0.0". Some functions may not behave correctly.';
+    const answers = {
+      buildInfo: { version: '7.0.77', ferretdb: { version: 'v2.7.0' } },
+      serverStatus: { ok: 1 },
+      getLog: { log: [line('Powered by FerretDB v2.7.0 and DocumentDB 1.0.0 (PostgreSQL 18.6).'), line('Please star us on GitHub.'), line(mismatch)] },
+    };
+    const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
+    assert.deepEqual(await describeServer(client, { backend: 'PostgreSQL 18.6 with DocumentDB 1.0-0' }), {
+      product: 'FerretDB', version: 'v2.7.0', wireVersion: '7.0.77', engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0',
+      backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
+    });
+    answers.getLog = { log: [] };
+    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine']);
+  });
 });
