@@ -42,7 +42,7 @@ if [ -n "$installed" ] && [ -f "$root/.classics-ready" ]; then
 else
   command -v debootstrap >/dev/null || {
     say "installing debootstrap (Debian package)"
-    apt-get install -y -qq --no-install-recommends debootstrap >>"$log" 2>&1
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends debootstrap; } >>"$log" 2>&1
   }
   say "installing a Debian sid root file system with postgresql-18-documentdb into $root (about a minute)"
   partial=$tools/documentdb/root.partial
