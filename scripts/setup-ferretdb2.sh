@@ -15,7 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FERRETDB2_VERSION=v2.7.0
-SID_MIRROR=${CLASSICS_SID_MIRROR:-http://deb.debian.org/debian}
+# debootstrap's own default mirror, unless CLASSICS_SID_MIRROR names another (a local mirror, or
+# one that does not answer, to try the failure path)
+SID_MIRROR=(${CLASSICS_SID_MIRROR:+"$CLASSICS_SID_MIRROR"})
 # the versions the kit was tested with; where sid no longer has them, the current ones are
 # installed and the line says so (FerretDB's server record names the DocumentDB that ran)
 PINS=(postgresql-18-documentdb=1.0-0-1 postgresql-18=18.6-3)
@@ -53,7 +55,7 @@ else
   # a failed install leaves nothing half-made behind (--one-file-system: never into a mounted /proc)
   trap 'unmount_proc; rm -rf --one-file-system "$partial"' EXIT
   rm -rf --one-file-system "$partial" "$root"
-  debootstrap --variant=minbase sid "$partial" "$SID_MIRROR" >>"$log" 2>&1
+  debootstrap --variant=minbase sid "$partial" "${SID_MIRROR[@]}" >>"$log" 2>&1
   # no service starts inside the chroot, and no cluster is made at install: the kit makes its own
   printf '#!/bin/sh\nexit 101\n' > "$partial/usr/sbin/policy-rc.d"
   chmod 755 "$partial/usr/sbin/policy-rc.d"
