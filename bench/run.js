@@ -18,6 +18,7 @@ const { Command } = require('commander');
 const { resolveConfig } = require('../orchestrator/config');
 const { parseServerSpecs } = require('../orchestrator/servers/spec');
 const { startServer } = require('../orchestrator/servers/start');
+const { ferretdb2Missing } = require('../orchestrator/servers/ferretdb');
 const { measureShellCost, formatShellCost } = require('./shell-cost');
 const { discoverScenarios } = require('../orchestrator/scenarios');
 const { renderRunReport } = require('../orchestrator/report/render');
@@ -59,14 +60,14 @@ async function wholeRun(scenario, spec, out, extra) {
 
 async function main(argv) {
   const program = new Command('bench')
-    .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb-pg, the embedded server here)', (v, p) => p.concat([v]), [])
+    .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb-pg, and ferretdb2 where it is installed)', (v, p) => p.concat([v]), [])
     .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 5000)
     .option('--server-ops <n>', 'operations of each type per round on a real server', Number, 500)
     .option('--rounds <n>', 'interleaved rounds', Number, 3)
     .parse(argv);
   const opts = program.opts();
   const config = resolveConfig();
-  const specs = parseServerSpecs(opts.server.length ? opts.server : ['ferretdb-pg']);
+  const specs = parseServerSpecs(opts.server.length ? opts.server : ['ferretdb-pg', ...(ferretdb2Missing(config) ? [] : ['ferretdb2'])]);
   installSignalHandlers();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-bench-'));
   const servers = [];

@@ -38,6 +38,14 @@ const VARIABLES = [
     doc: 'the FerretDB binary', shown: '`.tools/ferretdb/bin/ferretdb`',
   },
   {
+    name: 'CLASSICS_FERRETDB2_BIN', key: 'ferretdb2Bin', default: path.join(ROOT, '.tools', 'ferretdb2', 'bin', 'ferretdb'),
+    doc: 'the FerretDB 2 binary (`ferretdb2`)', shown: '`.tools/ferretdb2/bin/ferretdb`',
+  },
+  {
+    name: 'CLASSICS_DOCUMENTDB_ROOT', key: 'documentdbRoot', default: path.join(ROOT, '.tools', 'documentdb', 'root'),
+    doc: 'the Debian sid root file system whose PostgreSQL 18 with DocumentDB `ferretdb2` runs', shown: '`.tools/documentdb/root`',
+  },
+  {
     name: 'CLASSICS_PG_BINDIR', key: 'postgresBinDir', default: null,
     doc: 'PostgreSQL\'s binaries', shown: 'newest `/usr/lib/postgresql/*/bin`, else `PATH`',
   },

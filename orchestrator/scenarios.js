@@ -12,7 +12,7 @@ const { DB_PREFIX } = require('./config');
 const SIZE_NAMES = ['smoke', 'quick', 'article'];
 const REPEATS = ['once', 'passes'];
 const CHART_TYPES = ['line', 'bar'];
-const SERVER_KINDS = ['ferretdb', 'ferretdb-pg', 'mongod', 'mongod:none', 'mongod:snappy', 'mongod:zstd', 'mongod:zlib'];
+const SERVER_KINDS = ['ferretdb', 'ferretdb-pg', 'ferretdb2', 'mongod', 'mongod:none', 'mongod:snappy', 'mongod:zstd', 'mongod:zlib'];
 /** The header every script and baseline module starts with (genny requires Description, Owner, Keywords). */
 const HEADER_FIELDS = ['Article:', 'Measures:', 'Faithful:', 'Changes:', 'Writes:', 'Sizes:'];
 const HEADER_LINES = 80;

@@ -7,6 +7,9 @@
 #  3. FerretDB v1.24.0 from the Go module proxy into .tools/ferretdb (git-ignored).
 #     `go install ...@v1.24.0` is refused for this module, so it is built the long way:
 #     a throwaway module, go get, go mod vendor, the version file written by hand.
+#  4. The ferretdb2 server kind (FerretDB 2.7.0 on PostgreSQL 18 with DocumentDB, in a Debian sid
+#     root file system): scripts/setup-ferretdb2.sh, as root only; where it cannot be installed,
+#     one line says why and the rest of the kit works without it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,5 +73,10 @@ else
   rm -rf "$src"
   built_version=$("$bin" --version)
   say "built FerretDB ${built_version%%$'\n'*}"
+fi
+if [ "$(id -u)" != 0 ]; then
+  say "ferretdb2 not installed: it needs root (debootstrap and chroot, for a Debian sid root file system with postgresql-18-documentdb): run npm run setup as root to add it; the other servers work without it"
+elif ! bash scripts/setup-ferretdb2.sh; then
+  say "ferretdb2 not installed: its setup failed (see .tools/documentdb/setup.log); the other servers work without it"
 fi
 say "done"

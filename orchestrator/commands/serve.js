@@ -24,7 +24,7 @@ function register(program, { config, log, setResult }) {
     .action(async (specText, opts) => {
       const { startServer } = require('../servers/start');
       const [spec] = parseServerSpecs([specText || 'embedded']);
-      if (spec.kind === 'uri') throw new UsageError('serve starts a server: give embedded, mongod, mongod@VERSION, ferretdb or ferretdb-pg');
+      if (spec.kind === 'uri') throw new UsageError('serve starts a server: give embedded, mongod, mongod@VERSION, ferretdb, ferretdb-pg or ferretdb2');
       // the server's log outlives it, so an error that points at it points at a file that is there
       const logDir = makeOutDir(path.join(opts.out ? path.resolve(opts.out) : path.join(config.runsDir, `serve-${timestamp()}`), 'logs'));
       const stopped = new Promise((resolve) => { installSignalHandlers(resolve); });

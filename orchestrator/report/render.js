@@ -33,6 +33,9 @@ function describeRun(run, servers) {
     '|---|---|---|---|---|',
     ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
   ];
+  // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
+  const warned = servers.flatMap((s) => (s.warnings || []).map((w) => `- ${s.server} warned at start-up: ${w}`));
+  if (warned.length) lines.push('', ...warned);
   return lines.join('\n');
 }
 

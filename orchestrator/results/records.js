@@ -15,12 +15,16 @@ function recordsOf(records, { scenario, server }) {
 
 /**
  * The kind of server a server record describes, as scenario descriptors name kinds (ferretdb,
- * ferretdb-pg, mongod, mongod:zstd...): FerretDB whatever the spec (a mongod spec whose binary
- * serves FerretDB, as the kit's test stand-in does, is FerretDB); else from the spec where it names
- * one, else (embedded, or a user's server) from what the server said it is.
+ * ferretdb-pg, ferretdb2, mongod, mongod:zstd...): FerretDB whatever the spec (a mongod spec whose
+ * binary serves FerretDB, as the kit's test stand-in does, is FerretDB), 2.x being ferretdb2 (it
+ * runs only on DocumentDB); else from the spec where it names one, else (embedded, or a user's
+ * server) from what the server said it is.
  */
 function serverKind(server) {
-  if (server.product === 'FerretDB') return /postgres/i.test(server.engine || '') ? 'ferretdb-pg' : 'ferretdb';
+  if (server.product === 'FerretDB') {
+    if (Number(/\d+/.exec(server.version || '')?.[0]) >= 2) return 'ferretdb2';
+    return /postgres/i.test(server.engine || '') ? 'ferretdb-pg' : 'ferretdb';
+  }
   const spec = String(server.spec || '').replace(/@[^:]*/, '');
   if (/^(ferretdb|ferretdb-pg|mongod)(:\w+)?$/.test(spec)) return spec;
   if (server.product === 'MongoDB') return 'mongod';
@@ -54,14 +58,15 @@ const BYTE_FIELDS = ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'fre
 
 /**
  * A measurement without its timing fields, at any depth (and without its byte sizes where
- * several writers wrote at once): what two runs of one workload must agree on, whatever the shell.
+ * several writers wrote at once, or where the server estimates them from statistics it refreshes
+ * in its own time: sizesEstimated): what two runs of one workload must agree on, whatever the shell.
  */
 function withoutTimings(value) {
   if (Array.isArray(value)) return value.map(withoutTimings);
   if (!value || typeof value !== 'object') return value;
-  const concurrent = value.workers > 1;
+  const timeDependentBytes = value.workers > 1 || value.sizesEstimated === true;
   return Object.fromEntries(Object.entries(value)
-    .filter(([k]) => !TIMING_FIELD.test(k) && !(concurrent && BYTE_FIELDS.includes(k)))
+    .filter(([k]) => !TIMING_FIELD.test(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
     .map(([k, v]) => [k, withoutTimings(v)]));
 }
 

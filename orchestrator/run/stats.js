@@ -79,7 +79,7 @@ async function readCollectionStats(db, name, { exists = null, say = () => {} } =
 
 /** The fields readCollectionStats adds to a measurement (the rest of a record is what the script printed). */
 const STATS_FIELDS = ['count', 'size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'nindexes', 'paddingFactor', 'userFlags',
-  'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sizesAt', 'serverMs', 'serverOps', 'expectedCount', 'countOk'];
+  'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sizesAt', 'sizesEstimated', 'serverMs', 'serverOps', 'expectedCount', 'countOk'];
 
 /**
  * What the sizes of a server stand for. WiredTiger writes a table's blocks at checkpoints (every
@@ -88,11 +88,14 @@ const STATS_FIELDS = ['count', 'size', 'storageSize', 'totalIndexSize', 'avgObjS
  * they are what the last checkpoint left. 'force': a WiredTiger mongod the kit started, where an
  * fsync forces a checkpoint first. 'lag': a MongoDB the kit did not start (the fsync privilege is
  * the owner's, and a checkpoint costs the owner's disk). 'none': no checkpoints to wait for
- * (FerretDB's backends, an in-memory engine). An engine not known (a user without serverStatus)
+ * (FerretDB's backends, an in-memory engine). 'estimate': FerretDB 2 on DocumentDB, whose collStats
+ * takes a collection's count and average document size from PostgreSQL's statistics once they say
+ * it is past a threshold (pg_documentdb's coll_stats.c), so its sizes move when autovacuum analyzes
+ * the table, whatever the workload. An engine not known (a user without serverStatus)
  * is taken for WiredTiger, MongoDB's only one since 4.2 outside Enterprise's in-memory engine.
  */
 function checkpointPolicy(server) {
-  if (server.product !== 'MongoDB') return 'none';
+  if (server.product !== 'MongoDB') return /DocumentDB/.test(`${server.engine} ${server.backendVersion}`) ? 'estimate' : 'none';
   if (server.engine && server.engine !== 'wiredTiger') return 'none';
   return server.started ? 'force' : 'lag';
 }
@@ -105,6 +108,7 @@ function checkpointPolicy(server) {
  */
 async function settleSizes(client, policy) {
   if (policy === 'none') return null;
+  if (policy === 'estimate') return 'PostgreSQL\'s statistics (DocumentDB estimates size from them past a count threshold; autovacuum refreshes them in its own time)';
   if (policy !== 'force') return 'the last checkpoint (may lag the step by up to 60 s)';
   try {
     await client.db('admin').command({ fsync: 1 });

@@ -64,11 +64,15 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
  * what the sizes stand for; a read the server refuses is said once (`say`), and the step stands.
  */
 async function readStepStats({ scenario, client, db, serverTime, server, say }) {
-  const sizesAt = await settleSizes(client, checkpointPolicy(server));
+  const policy = checkpointPolicy(server);
+  const sizesAt = await settleSizes(client, policy);
   const stats = {};
   for (const collection of scenario.collections) {
     const { exists, time } = await serverTime.delta(collection);
-    stats[collection] = { ...(await readCollectionStats(db, collection, { exists, say })), ...(sizesAt ? { sizesAt } : {}), ...(time || {}) };
+    stats[collection] = {
+      ...(await readCollectionStats(db, collection, { exists, say })), ...(sizesAt ? { sizesAt } : {}),
+      ...(policy === 'estimate' ? { sizesEstimated: true } : {}), ...(time || {}),
+    };
   }
   // the kit's own reads above are not the next step's
   for (const collection of scenario.collections) await serverTime.rebase(collection);

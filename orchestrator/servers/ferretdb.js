@@ -1,13 +1,48 @@
 'use strict';
-// FerretDB v1.24 on SQLite or on a private PostgreSQL cluster, each in a temporary folder.
+// FerretDB, each run in temporary folders on free ports: v1.24 on SQLite or on a private PostgreSQL
+// cluster (this machine's), and v2 (ferretdb2) on PostgreSQL with Microsoft's DocumentDB extension,
+// from the Debian sid root file system scripts/setup-ferretdb2.sh installs.
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const execFile = require('node:util').promisify(require('node:child_process').execFile);
 const { ServerStartError } = require('../errors');
 const { trackChild, stopChild, makeTempDir } = require('../processes');
 const { freePort, retryUntil } = require('./net');
 const { startPostgres } = require('./postgres');
 const { pingServer } = require('./ping');
+
+/** Settings DocumentDB needs in its PostgreSQL (its README's; pg_cron runs its background jobs). */
+const DOCUMENTDB_SETTINGS = {
+  shared_preload_libraries: 'pg_cron,pg_documentdb_core,pg_documentdb',
+  'cron.database_name': 'postgres',
+  'documentdb.enableUserCrud': 'true',
+  // no /dev/shm in the root file system: dynamic shared memory in files of the data folder
+  dynamic_shared_memory_type: 'mmap',
+};
+
+/**
+ * Starts the FerretDB binary with args on a free port, after its backend (stopped with it).
+ * Returns { uri, stop }, or stops everything and throws where FerretDB does not answer.
+ */
+async function runFerretDB({ bin, args, dir, logFile, backend }) {
+  const port = await freePort();
+  const log = fs.openSync(logFile, 'a');
+  const child = trackChild(spawn(bin, [`--listen-addr=127.0.0.1:${port}`, ...args], { cwd: dir, stdio: ['ignore', log, log] }));
+  fs.closeSync(log);
+  const uri = `mongodb://127.0.0.1:${port}/`;
+  const stop = async () => {
+    await stopChild(child, 'SIGTERM', 10000);
+    if (backend) await backend.stop();
+  };
+  try {
+    await retryUntil(() => pingServer(uri, 1000), { timeoutMs: 30000, isAlive: () => child.exitCode === null });
+  } catch (err) {
+    await stop();
+    throw new ServerStartError(`FerretDB did not answer on port ${port} (${err.message}); see ${logFile}`);
+  }
+  return { uri, stop };
+}
 
 /** @param keepDir a folder for the server's data that outlives the run (--keep-data), or null */
 async function startFerretDB({ backend, config, logDir, name, keepDir = null }) {
@@ -17,9 +52,7 @@ async function startFerretDB({ backend, config, logDir, name, keepDir = null }) 
   }
   const dir = keepDir ? path.join(keepDir, 'ferretdb') : makeTempDir('classics-ferretdb-');
   fs.mkdirSync(dir, { recursive: true });
-  const port = await freePort();
   const args = [
-    `--listen-addr=127.0.0.1:${port}`,
     `--state-dir=${dir}`, // else FerretDB writes state.json into the working folder
     '--debug-addr=-', // its default :8088 collides with other services
     '--telemetry=disable',
@@ -45,22 +78,7 @@ async function startFerretDB({ backend, config, logDir, name, keepDir = null }) 
     args.push('--handler=sqlite', `--sqlite-url=file:${dataDir}/`);
     backendDescription = 'SQLite';
   }
-
-  const logFile = path.join(logDir, `${name}-ferretdb.log`);
-  const log = fs.openSync(logFile, 'a');
-  const child = trackChild(spawn(config.ferretdbBin, args, { cwd: dir, stdio: ['ignore', log, log] }));
-  fs.closeSync(log);
-  const uri = `mongodb://127.0.0.1:${port}/`;
-  const stop = async () => {
-    await stopChild(child, 'SIGTERM', 10000);
-    if (postgres) await postgres.stop();
-  };
-  try {
-    await retryUntil(() => pingServer(uri, 1000), { timeoutMs: 30000, isAlive: () => child.exitCode === null });
-  } catch (err) {
-    await stop();
-    throw new ServerStartError(`FerretDB did not answer on port ${port} (${err.message}); see ${logFile}`);
-  }
+  const { uri, stop } = await runFerretDB({ bin: config.ferretdbBin, args, dir, logFile: path.join(logDir, `${name}-ferretdb.log`), backend: postgres });
   return {
     uri,
     backend: backendDescription,
@@ -70,4 +88,53 @@ async function startFerretDB({ backend, config, logDir, name, keepDir = null }) 
   };
 }
 
-module.exports = { startFerretDB };
+/**
+ * Why ferretdb2 cannot be started here, or null: its binary, its root file system, and root
+ * (PostgreSQL runs in that file system through chroot).
+ */
+function ferretdb2Missing(config) {
+  if (!fs.existsSync(config.ferretdb2Bin)) return `FerretDB 2 is not installed at ${config.ferretdb2Bin} (npm run setup installs it, as root)`;
+  if (!fs.existsSync(path.join(config.documentdbRoot, '.classics-ready'))) return `DocumentDB's root file system is not installed at ${config.documentdbRoot} (npm run setup installs it, as root)`;
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return 'ferretdb2 runs PostgreSQL with DocumentDB through chroot, which needs root';
+  return null;
+}
+
+/**
+ * ferretdb2: FerretDB 2 on PostgreSQL with DocumentDB, from the root file system of
+ * config.documentdbRoot. Each run gets a fresh cluster (or the one --keep-data kept) with the
+ * documentdb extension, and a FerretDB without authentication, on free ports.
+ */
+async function startFerretDB2({ config, logDir, name, keepDir = null }) {
+  const missing = ferretdb2Missing(config);
+  if (missing) throw new ServerStartError(missing);
+  const dir = keepDir ? path.join(keepDir, 'ferretdb2') : makeTempDir('classics-ferretdb2-');
+  fs.mkdirSync(dir, { recursive: true });
+  const postgres = await startPostgres({
+    logFile: path.join(logDir, `${name}-postgres.log`), keepDir: keepDir && path.join(keepDir, 'postgres'),
+    root: config.documentdbRoot, settings: DOCUMENTDB_SETTINGS,
+  });
+  try {
+    if (postgres.fresh) await postgres.psql('postgres', 'CREATE EXTENSION documentdb CASCADE');
+  } catch (err) {
+    await postgres.stop();
+    throw new ServerStartError(`could not create the documentdb extension in PostgreSQL: ${(err.stderr || err.message).trim()}`);
+  }
+  let documentdb = null;
+  try {
+    ({ stdout: documentdb } = await postgres.psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'documentdb'"));
+  } catch { /* the server record reads it from FerretDB too */ }
+  const args = [
+    `--postgresql-url=${postgres.url('postgres')}`,
+    `--state-dir=${dir}`, // else FerretDB writes state.json into the working folder
+    '--debug-addr=-', // its default 127.0.0.1:8088 collides with a second server
+    '--telemetry=disable',
+    '--no-auth', // the kit's own server, on 127.0.0.1 only, as the others
+    '--log-level=warn',
+  ];
+  const { uri, stop } = await runFerretDB({ bin: config.ferretdb2Bin, args, dir, logFile: path.join(logDir, `${name}-ferretdb.log`), backend: postgres });
+  const backend = `PostgreSQL ${postgres.version} with DocumentDB ${String(documentdb || '?').trim()}`;
+  const version = await execFile(config.ferretdb2Bin, ['--version']).then(({ stdout }) => /version: (\S+)/.exec(stdout)?.[1], () => null);
+  return { uri, backend, description: `FerretDB ${version || '2'} on ${backend}`, started: true, stop };
+}
+
+module.exports = { startFerretDB, startFerretDB2, ferretdb2Missing };

@@ -1,5 +1,7 @@
 'use strict';
-// A private PostgreSQL cluster from Debian's binaries, in a temporary folder, on a free port.
+// A private PostgreSQL cluster, in a temporary folder, on a free port, TCP only: from Debian's
+// binaries on this machine, or from those of a root file system of its own (`root`: the Debian sid
+// one DocumentDB needs, see scripts/setup-ferretdb2.sh), run there through chroot.
 // PostgreSQL refuses to run as root, so as root the cluster runs as the `postgres` user.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -45,9 +47,49 @@ function postgresIdentity() {
 }
 
 /**
- * @param keepDir a folder to keep the cluster in (reused when it holds one), instead of a
- *                temporary folder removed at the end
+ * How commands of the cluster are run: on this machine, as the postgres user when root; or inside
+ * a root file system, through a mount namespace of their own (unshare) in which the cluster's folder
+ * is bound to /mnt of that file system, then chroot as its own postgres user. The binding lives and
+ * dies with the process (nothing stays mounted, whatever ends it), and the data stay in a folder of
+ * this machine's, a temporary one or the one --keep-data keeps, like every other server's.
  */
+function hostRunner(binDir) {
+  const bin = findPostgresBinDir(binDir);
+  const identity = postgresIdentity();
+  return {
+    identity,
+    dataDir: (dir) => path.join(dir, 'data'),
+    command: (name, args) => [path.join(bin, name), args, { ...identity }],
+  };
+}
+
+/** The postgres user of a root file system, from its /etc/passwd. */
+function rootIdentity(root) {
+  const line = fs.readFileSync(path.join(root, 'etc', 'passwd'), 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+  if (!line) throw new ServerStartError(`${root} has no postgres user: run \`npm run setup\` again`);
+  const [, , uid, gid] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+function rootRunner(root, hostDir) {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+    throw new ServerStartError(`PostgreSQL in ${root} runs through chroot, which needs root: run the kit as root`);
+  }
+  const versions = fs.existsSync(path.join(root, 'usr/lib/postgresql'))
+    ? fs.readdirSync(path.join(root, 'usr/lib/postgresql')).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  if (!versions.length) throw new ServerStartError(`no PostgreSQL in ${root}: run \`npm run setup\``);
+  const bin = `/usr/lib/postgresql/${versions[0]}/bin`;
+  const identity = rootIdentity(root);
+  // $1 the cluster's folder, $2 the root file system, $3 uid:gid, then the command and its arguments
+  const script = 'mount --bind "$1" "$2/mnt" && exec chroot --userspec="$3" "$2" "${@:4}"';
+  return {
+    identity,
+    dataDir: () => '/mnt/data',
+    command: (name, args) => ['unshare', ['--mount', '--propagation', 'private', '--', 'bash', '-c', script, 'bash', hostDir, root,
+      `${identity.uid}:${identity.gid}`, `${bin}/${name}`, ...args], { env: { ...process.env, LC_ALL: 'C', LANG: 'C' } }],
+  };
+}
+
 /** The postgres user must be able to pass through every folder above a kept cluster. */
 function assertReachableBy(identity, dir) {
   for (let d = path.dirname(path.resolve(dir)); d !== path.dirname(d); d = path.dirname(d)) {
@@ -59,22 +101,31 @@ function assertReachableBy(identity, dir) {
   }
 }
 
-async function startPostgres({ binDir, logFile, keepDir = null }) {
-  const bin = findPostgresBinDir(binDir);
-  const identity = postgresIdentity();
+/**
+ * @param keepDir  a folder to keep the cluster in (reused when it holds one), instead of a
+ *                 temporary folder removed at the end
+ * @param root     a root file system whose PostgreSQL to run (through chroot), or null for this machine's
+ * @param settings server settings (-c NAME=VALUE) beside the kit's own
+ */
+async function startPostgres({ binDir, logFile, keepDir = null, root = null, settings = {} }) {
   const dir = keepDir || makeTempDir('classics-pg-');
   fs.mkdirSync(dir, { recursive: true });
-  if (keepDir && identity.uid !== undefined) assertReachableBy(identity, dir);
-  const dataDir = path.join(dir, 'data');
+  const runner = root ? rootRunner(root, dir) : hostRunner(binDir);
+  const { identity } = runner;
+  // in a root file system the folder is bound into it: the folders above it need not let anyone pass
+  if (keepDir && !root && identity.uid !== undefined) assertReachableBy(identity, dir);
   if (identity.uid !== undefined) fs.chownSync(dir, identity.uid, identity.gid);
+  const dataDir = runner.dataDir(dir);
   const port = await freePort();
-  const fresh = !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  const fresh = !fs.existsSync(path.join(dir, 'data', 'PG_VERSION'));
+  const run = (name, args) => {
+    const [file, argv, options] = runner.command(name, args);
+    return execFile(file, argv, { cwd: dir, ...options });
+  };
 
   if (fresh) {
     try {
-      await execFile(path.join(bin, 'initdb'),
-        ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'],
-        { ...identity, cwd: dir });
+      await run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
     } catch (err) {
       throw new ServerStartError(`initdb failed: ${(err.stderr || err.message).trim()}`);
     }
@@ -82,20 +133,21 @@ async function startPostgres({ binDir, logFile, keepDir = null }) {
 
   const log = fs.openSync(logFile, 'a');
   // TCP only: a Unix socket path under a long run folder could pass the kernel's 107-byte limit
-  const child = trackChild(spawn(path.join(bin, 'postgres'),
-    ['-D', dataDir, '-p', String(port), '-c', 'unix_socket_directories=', '-c', 'listen_addresses=127.0.0.1'],
-    { ...identity, cwd: dir, stdio: ['ignore', log, log] }));
+  const options = { unix_socket_directories: '', listen_addresses: '127.0.0.1', ...settings };
+  const [file, argv, spawnOptions] = runner.command('postgres',
+    ['-D', dataDir, '-p', String(port), ...Object.entries(options).flatMap(([k, v]) => ['-c', `${k}=${v}`])]);
+  const child = trackChild(spawn(file, argv, { ...spawnOptions, cwd: dir, stdio: ['ignore', log, log] }));
   fs.closeSync(log);
 
   const client = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
   try {
-    await retryUntil(() => execFile(path.join(bin, 'pg_isready'), [...client, '-q']),
+    await retryUntil(() => run('pg_isready', [...client, '-q']),
       { timeoutMs: 30000, isAlive: () => child.exitCode === null });
   } catch {
     await stopChild(child, 'SIGQUIT', 2000);
     throw new ServerStartError(`PostgreSQL did not start on port ${port}; see ${logFile}`);
   }
-  const { stdout } = await execFile(path.join(bin, 'postgres'), ['--version']);
+  const { stdout } = await run('postgres', ['--version']);
   debug('postgres %s on %d', stdout.trim(), port);
 
   return {
@@ -103,7 +155,8 @@ async function startPostgres({ binDir, logFile, keepDir = null }) {
     fresh,
     version: stdout.trim().replace(/^postgres \(PostgreSQL\) /, ''),
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    createDatabase: (name) => execFile(path.join(bin, 'createdb'), [...client, name]),
+    createDatabase: (name) => run('createdb', [...client, name]),
+    psql: (database, sql) => run('psql', [...client, '-d', database, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]),
     // SIGINT is PostgreSQL's fast shutdown: sessions ended, no waiting for clients.
     stop: () => stopChild(child, 'SIGINT', 15000),
   };

@@ -57,7 +57,7 @@ function resolveUriFiles(name, uri, cwd) {
   return `${uri.slice(0, q)}?${pairs.join('&')}`;
 }
 
-const ACCEPTED = 'embedded, mongod, mongod@VERSION, mongod:zstd, ferretdb, ferretdb-pg, or NAME=mongodb://HOST...';
+const ACCEPTED = 'embedded, mongod, mongod@VERSION, mongod:zstd, ferretdb, ferretdb-pg, ferretdb2, or NAME=mongodb://HOST...';
 
 /** @param cwd the folder relative file paths in a URI are read from: the user's */
 function parseServerSpec(text, { cwd = process.cwd() } = {}) {
@@ -65,6 +65,7 @@ function parseServerSpec(text, { cwd = process.cwd() } = {}) {
   if (spec === 'embedded') return { kind: 'embedded', name: 'embedded', spec };
   if (spec === 'ferretdb') return { kind: 'ferretdb', backend: 'sqlite', name: 'ferretdb', spec };
   if (spec === 'ferretdb-pg') return { kind: 'ferretdb', backend: 'postgresql', name: 'ferretdb-pg', spec };
+  if (spec === 'ferretdb2') return { kind: 'ferretdb2', name: 'ferretdb2', spec };
   // mongod:zstd creates collections with the zstd block compressor, today's stand-in for TokuMX
   const mongod = /^mongod(?:@(\d+\.\d+\.\d+(?:-[\w.]+)?))?(?::(zstd|snappy|zlib|none))?$/.exec(spec);
   if (mongod) {

@@ -4,7 +4,7 @@ const debug = require('debug')('classics:servers');
 const { UsageError, ServerStartError } = require('../errors');
 const { onCleanup } = require('../processes');
 const { startMongod, checkMongodSpec } = require('./mongod');
-const { startFerretDB } = require('./ferretdb');
+const { startFerretDB, startFerretDB2, ferretdb2Missing } = require('./ferretdb');
 const { findPostgresBinDir } = require('./postgres');
 const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
@@ -18,30 +18,50 @@ function hasPostgres(config) {
  * ctx: { config, logDir, log, keepDir } where keepDir, when set, is a folder for the server's data
  * that outlives the run (--keep-data), so --resume can start the server again over it.
  *
- * embedded: a mongod where one can be had, else FerretDB on PostgreSQL (SQLite scans the
- * collection on every update by integer _id, far too slow for the quick size), else on SQLite.
+ * embedded, the first of these that can be had: a mongod; FerretDB 2 on PostgreSQL with
+ * DocumentDB (ferretdb2: finds by _id through the index, as mongod does); FerretDB 1.24 on
+ * PostgreSQL (its updates and deletes by integer _id scan the collection); on SQLite (scans too,
+ * and far slower). One line says which, and why not the ones before it.
  */
 async function startEmbedded(ctx) {
   const fs = require('node:fs');
   const path = require('node:path');
   // resuming a kept embedded server: start the kind whose data is there
+  if (ctx.keepDir && fs.existsSync(path.join(ctx.keepDir, 'ferretdb2'))) {
+    const server = await startFerretDB2({ ...ctx, name: 'embedded' });
+    ctx.log(`embedded: ${server.description}, over the data this run kept`);
+    return server;
+  }
   if (ctx.keepDir && fs.existsSync(path.join(ctx.keepDir, 'ferretdb'))) {
     const backend = fs.existsSync(path.join(ctx.keepDir, 'postgres')) ? 'postgresql' : 'sqlite';
     const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
     ctx.log(`embedded: ${server.description}, over the data this run kept`);
     return server;
   }
+  const why = [];
   try {
     const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir, logDir: ctx.logDir, name: 'embedded' });
     ctx.log(`embedded: ${mongod.description} from mongodb-memory-server`);
     return mongod;
   } catch (err) {
-    const backend = hasPostgres(ctx.config) ? 'postgresql' : 'sqlite';
-    const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
-    server.kind = `ferretdb-${backend}`;
-    ctx.log(`embedded: ${server.description}, because no mongod could be started (${err.reason || err.message})`);
-    return server;
+    why.push(`no mongod could be started (${err.reason || err.message})`);
   }
+  const missing = ferretdb2Missing(ctx.config);
+  if (missing) {
+    why.push(`ferretdb2 is not here (${missing})`);
+  } else {
+    try {
+      const server = await startFerretDB2({ ...ctx, name: 'embedded' });
+      ctx.log(`embedded: ${server.description}, because ${why.join('; ')}`);
+      return server;
+    } catch (err) {
+      why.push(`ferretdb2 did not start (${err.message})`);
+    }
+  }
+  const backend = hasPostgres(ctx.config) ? 'postgresql' : 'sqlite';
+  const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
+  ctx.log(`embedded: ${server.description}, because ${why.join('; ')}`);
+  return server;
 }
 
 async function startServer(spec, ctx) {
@@ -50,6 +70,7 @@ async function startServer(spec, ctx) {
     case 'embedded': server = await startEmbedded(ctx); break;
     case 'mongod': server = await startMongod({ ...ctx, version: spec.version, compressor: spec.compressor, name: spec.name }); break;
     case 'ferretdb': server = await startFerretDB({ ...ctx, backend: spec.backend, name: spec.name }); break;
+    case 'ferretdb2': server = await startFerretDB2({ ...ctx, name: spec.name }); break;
     case 'uri': server = { uri: spec.uri, description: redactUri(spec.uri), started: false, stop: async () => {} }; break;
     default: throw new ServerStartError(`no way to start a server of kind ${spec.kind}`);
   }
@@ -61,10 +82,15 @@ async function startServer(spec, ctx) {
 
 /**
  * Before anything is started, a typo or a server that cannot be had should not cost a run: every
- * URI server must answer, with a version the kit's driver can talk to, and every mongod spec must
- * be one that can be had (MONGOMS_SYSTEM_BINARY's version, or a download for this system).
+ * URI server must answer, with a version the kit's driver can talk to, every mongod spec must
+ * be one that can be had (MONGOMS_SYSTEM_BINARY's version, or a download for this system), and
+ * ferretdb2 must be installed (as root, by npm run setup) and the kit run as root.
  */
 async function checkReachable(specs, config) {
+  for (const spec of specs.filter((s) => s.kind === 'ferretdb2')) {
+    const missing = ferretdb2Missing(config);
+    if (missing) throw new UsageError(`server '${spec.name}': ${missing}`);
+  }
   for (const spec of specs.filter((s) => s.kind === 'mongod')) {
     try {
       await checkMongodSpec(spec, config);
@@ -84,6 +110,25 @@ async function checkReachable(specs, config) {
   }
 }
 
+/**
+ * What FerretDB says of itself at start-up (getLog startupWarnings): the backend it runs on, and
+ * its warnings (FerretDB 2 warns where the DocumentDB installed is not the one it was built for).
+ * { backendVersion, warnings }, or nothing where it keeps no such log.
+ */
+async function ferretdbStartup(admin) {
+  let lines;
+  try {
+    lines = (await admin.command({ getLog: 'startupWarnings' })).log || [];
+  } catch {
+    return {};
+  }
+  const messages = lines.map((line) => { try { return JSON.parse(line).msg; } catch { return String(line); } }).filter(Boolean);
+  // "Powered by FerretDB v2.7.0 and DocumentDB 1.0.0 (PostgreSQL 18.6)."
+  const powered = messages.map((m) => /^Powered by FerretDB \S+ and (.+?)\.?$/.exec(m)).find(Boolean);
+  const warnings = messages.filter((m) => /\b(requires|may not|not supported|deprecated|warning)\b/i.test(m));
+  return { ...(powered ? { backendVersion: powered[1] } : {}), ...(warnings.length ? { warnings } : {}) };
+}
+
 /** Version, storage engine and flavour, read through the driver. */
 async function describeServer(client, server) {
   const admin = client.db('admin');
@@ -99,6 +144,7 @@ async function describeServer(client, server) {
     version: ferretdb || build.version,
     wireVersion: build.version,
     engine: engine || server.backend || null,
+    ...(ferretdb ? await ferretdbStartup(admin) : {}),
   };
 }
 

@@ -6,6 +6,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { resolveConfig } = require('../../orchestrator/config');
 const { findPostgresBinDir } = require('../../orchestrator/servers/postgres');
+const { ferretdb2Missing } = require('../../orchestrator/servers/ferretdb');
 
 const config = resolveConfig();
 
@@ -41,6 +42,10 @@ function unavailableReason(kindGiven) {
   const kind = kindGiven.split(':')[0];
   if (kind === 'ferretdb' || kind === 'ferretdb-pg') {
     if (!fs.existsSync(config.ferretdbBin)) return `FerretDB is not built at ${config.ferretdbBin} (run npm run setup)`;
+  }
+  if (kind === 'ferretdb2') {
+    const missing = ferretdb2Missing(config);
+    if (missing) return `${missing}: ferretdb2 is FerretDB 2.7 on PostgreSQL 18 with DocumentDB, which npm run setup installs as root into .tools/`;
   }
   if (kind === 'ferretdb-pg') {
     try { findPostgresBinDir(config.postgresBinDir); } catch (err) { return err.message; }

@@ -64,3 +64,49 @@ describe('a server killed in the middle of a run', function () {
     assert.deepEqual(processesWithTag(tag), []);
   });
 });
+
+describe('ferretdb2 whose FerretDB fails to start after its PostgreSQL did', function () {
+  this.timeout(120000);
+  let out;
+  let box;
+  let result;
+  const tag = newTag();
+
+  before(async function () {
+    skipUnless(this, 'ferretdb2');
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-fault2-'));
+    // the run's temporary folders go here, so that what it leaves can be listed
+    box = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-fault2-tmp-'));
+    result = await invokeOnFixture(['--server', 'ferretdb2', '--size', 'smoke', '--no-calibrate', '--out', out], {
+      env: { ...tag, TMPDIR: box, CLASSICS_FERRETDB2_BIN: '/bin/false' },
+    });
+  });
+
+  after(() => { for (const dir of [out, box]) if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('records the failed start in one line, exits 1, and leaves no process and no folder behind', () => {
+    assert.equal(result.code, 1, result.stderr);
+    assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
+    const run = readRun(out);
+    assert.equal(run.failures.length, 1, JSON.stringify(run.failures));
+    assert.deepEqual([run.failures[0].server, run.failures[0].step], ['ferretdb2', 'start']);
+    assert.match(run.failures[0].error, /^FerretDB did not answer on port \d+ \(.*\); see \S+ferretdb2-ferretdb\.log$/);
+    assert.match(fs.readFileSync(path.join(out, 'logs', 'ferretdb2-postgres.log'), 'utf8'), /database system is ready to accept connections/, 'its PostgreSQL had started');
+    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(fs.readdirSync(box), []);
+  });
+});
+
+describe('ferretdb2 where it is not installed', () => {
+  it('is refused before anything starts, in one line naming what is missing', async function () {
+    this.timeout(60000);
+    const result = await invokeOnFixture(['--server', 'ferretdb2', '--size', 'smoke', '--out', path.join(os.tmpdir(), 'classics-never-written')], {
+      env: { CLASSICS_DOCUMENTDB_ROOT: '/nonexistent/documentdb-root' },
+    });
+    assert.equal(result.code, 2, result.stderr);
+    const lines = result.stderr.split('\n').filter((l) => l.trim() && !/^npm warn/.test(l));
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0], /^UsageError: server 'ferretdb2': (FerretDB 2 is not installed at \S+|DocumentDB's root file system is not installed at \/nonexistent\/documentdb-root) \(npm run setup installs it, as root\)$|^UsageError: server 'ferretdb2': ferretdb2 runs PostgreSQL with DocumentDB through chroot, which needs root$/);
+    assert.ok(!fs.existsSync(path.join(os.tmpdir(), 'classics-never-written')));
+  });
+});

@@ -50,6 +50,15 @@ function sandbox(env = {}) {
   };
 }
 
+/**
+ * embedded's line when no mongod starts: FerretDB 2 on DocumentDB where ferretdb2 is installed,
+ * else FerretDB 1.24 on PostgreSQL or SQLite, saying why not ferretdb2.
+ */
+const EMBEDDED_FALLBACK = unavailableReason('ferretdb2')
+  ? '^embedded: FerretDB on (PostgreSQL [^,]+|SQLite)'
+  : '^embedded: FerretDB v2\\S* on PostgreSQL .+ with DocumentDB [^,]+';
+const FERRETDB2_WHY = unavailableReason('ferretdb2') ? '; ferretdb2 is not here \\(.+\\)' : '';
+
 /** The environment that makes the stand-in mongod's binary, with its knobs. */
 function standInEnv(knobs = {}) {
   return {
@@ -323,7 +332,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
         },
       });
       assert.equal(result.code, 130, result.stderr);
-      assert.match(result.stdout, /^embedded: FerretDB on (PostgreSQL [^,]+|SQLite), because no mongod could be started \(mongod did not say "Waiting for connections" within [34] s\)$/m);
+      assert.match(result.stdout, new RegExp(`${EMBEDDED_FALLBACK}, because no mongod could be started \\(mongod did not say "Waiting for connections" within [34] s\\)${FERRETDB2_WHY}$`, 'm'));
       assert.ok(during.processes, 'the fallback served');
       assert.deepEqual(during.processes.filter((p) => p.cmd.includes('classics-mongod-') || /mongo_killer/.test(p.cmd)), [], 'no mongod left while the run goes on');
       assert.deepEqual(during.folders.filter((f) => f.startsWith('classics-mongod-')), [], 'no mongod folder left while the run goes on');
@@ -345,7 +354,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
       });
       assert.equal(result.code, 130, result.stderr);
       assert.doesNotMatch(result.stderr, /SyntaxError|^\s+at /m, 'mongod\'s two lines in one read did not bring the kit down');
-      assert.match(result.stdout, /^embedded: FerretDB on (PostgreSQL [^,]+|SQLite), because no mongod could be started \(mongod failed to start \(DBException in initAndListen\): StandInFailure: asked to fail by MONGOD_STAND_IN_MODE=fail\)$/m);
+      assert.match(result.stdout, new RegExp(`${EMBEDDED_FALLBACK}, because no mongod could be started \\(mongod failed to start \\(DBException in initAndListen\\): StandInFailure: asked to fail by MONGOD_STAND_IN_MODE=fail\\)${FERRETDB2_WHY}$`, 'm'));
       assert.deepEqual(await box.leftovers(), []);
       assert.deepEqual(box.leftFolders(), []);
     } finally { box.cleanup(); }

@@ -10,23 +10,24 @@ const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 
-describe('--resume on ferretdb-pg', function () {
+// ferretdb2 keeps its PostgreSQL's data in the run's folder too (bound into its root file system)
+for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`--resume on ${kind}`, function () {
   this.timeout(300000);
   let out;
 
   before(async function () {
-    skipUnless(this, 'ferretdb-pg');
+    skipUnless(this, kind);
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-'));
     fs.chmodSync(out, 0o755); // PostgreSQL, run as its own user, keeps its data below it
     const results = path.join(out, 'results.jsonl');
     // in mongosh, whose start takes over a second, so that a stop as pass 1 is recorded lands
     // before pass 2 writes anything (the kit's shell starts in a fifth of that: a stop there would
     // race its first writes, which the resume rightly refuses); the resume keeps the run's shell
-    const first = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
+    const first = await invokeOnFixture(['--server', kind, '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
       onSpawn: (child) => {
         // stop it as pass 1 is recorded: pass 2's shell is still starting, so nothing of it is written
         const timer = setInterval(() => {
-          if (fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes(`"type":"step","scenario":"${fixture.name}","server":"ferretdb-pg","step":"pass","pass":1`)) {
+          if (fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes(`"type":"step","scenario":"${fixture.name}","server":"${kind}","step":"pass","pass":1`)) {
             clearInterval(timer);
             child.kill('SIGINT');
           }
@@ -61,7 +62,7 @@ describe('--resume on ferretdb-pg', function () {
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
     const { code, stderr } = await invokeOnFixture(['--resume', out]);
     assert.equal(code, 2, stderr);
-    assert.match(stderr.trim(), new RegExp(`^ResumeMismatchError: server 'ferretdb-pg' no longer holds the data of pass 3 of ${fixture.name}: ${m.collection} has ${m.count - 7} documents, the results recorded ${m.count}$`));
+    assert.match(stderr.trim(), new RegExp(`^ResumeMismatchError: server '${kind}' no longer holds the data of pass 3 of ${fixture.name}: ${m.collection} has ${m.count - 7} documents, the results recorded ${m.count}$`));
   });
 
   it('refuses a run whose servers kept no data', async () => {

@@ -1,5 +1,7 @@
 'use strict';
-// Ctrl-C in the middle of a run: results kept and marked, every process the kit started stopped.
+// Ctrl-C in the middle of a run: results kept and marked, every process the kit started stopped,
+// on each kind of server the kit starts with a PostgreSQL behind it (ferretdb2's runs in a root
+// file system of its own, through unshare and chroot).
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,20 +13,28 @@ const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 const { newTag, processesWithTag } = require('../helpers/processes');
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  describe(`${signal} during a run on ferretdb-pg`, function () {
+/** The temporary folders the processes name (ferretdb2's PostgreSQL sees its own bound at /mnt). */
+const namedFolders = (processes) => processes.flatMap((p) => (/([^\s=]*\/classics-(?:pg|ferretdb2?)-\w+)/.exec(p.cmd) || []).slice(1));
+
+for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT', 'SIGTERM']) {
+  describe(`${signal} during a run on ${kind}`, function () {
     this.timeout(180000);
     let out;
     let result;
     let running;
+    let tmp;
     const tag = newTag();
 
     before(async function () {
-      skipUnless(this, 'ferretdb-pg');
+      skipUnless(this, kind);
       out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal-'));
+      // the run's temporary folders go here, so that what it leaves can be listed (ferretdb2's
+      // PostgreSQL names its folder only as bound into its root file system)
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal-tmp-'));
+      fs.chmodSync(tmp, 0o755); // ferretdb-pg's PostgreSQL, run as its own user as root, keeps its data below it
       const results = path.join(out, 'results.jsonl');
-      result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
-        env: tag,
+      result = await invokeOnFixture(['--server', kind, '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
+        env: { ...tag, TMPDIR: tmp },
         onSpawn: (child) => {
           waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
             .then(() => {
@@ -35,7 +45,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
       });
     });
 
-    after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+    after(() => { for (const dir of [out, tmp]) if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
 
     it(`exits with ${signal === 'SIGINT' ? 130 : 143}`, () => {
       assert.equal(result.code, signal === 'SIGINT' ? 130 : 143, result.stderr);
@@ -61,14 +71,15 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     });
 
     it('removes its temporary folders', () => {
-      const leftovers = running.flatMap((p) => (/(\/tmp\/classics-(?:pg|ferretdb)-\w+)/.exec(p.cmd) || []).slice(1));
+      const leftovers = namedFolders(running);
       assert.ok(leftovers.length > 0, 'the processes named their folders');
       for (const dir of leftovers) assert.ok(!fs.existsSync(dir), `${dir} is gone`);
+      assert.deepEqual(fs.readdirSync(tmp), [], 'nothing is left in the run\'s TMPDIR');
     });
   });
 }
 
-describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
+for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`two Ctrl-Cs in a row on ${kind}`, function () {
   this.timeout(180000);
   let result;
   let out;
@@ -76,10 +87,10 @@ describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
   const tag = newTag();
 
   before(async function () {
-    skipUnless(this, 'ferretdb-pg');
+    skipUnless(this, kind);
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-signal2-'));
     const results = path.join(out, 'results.jsonl');
-    result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
+    result = await invokeOnFixture(['--server', kind, '--size', 'smoke', '--no-calibrate', '--passes', '20', '--out', out], {
       env: tag,
       onSpawn: (child) => {
         waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
@@ -97,7 +108,7 @@ describe('two Ctrl-Cs in a row on ferretdb-pg', function () {
     // a PostgreSQL backend may take a moment to notice its postmaster was killed
     await waitFor(() => processesWithTag(tag).length === 0, 10000).catch(() => {});
     assert.deepEqual(processesWithTag(tag), []);
-    const folders = running.flatMap((p) => (/(\/tmp\/classics-(?:pg|ferretdb)-\w+)/.exec(p.cmd) || []).slice(1));
+    const folders = namedFolders(running);
     assert.ok(folders.length > 0, 'the processes named their folders');
     for (const dir of folders) assert.ok(!fs.existsSync(dir), `${dir} is gone`);
   });

@@ -9,7 +9,7 @@ const { VARIABLES, resolveConfig, ROOT } = require('../../orchestrator/config');
 function readmeTable() {
   const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const section = text.slice(text.indexOf('## Configuration'), text.indexOf('\n## ', text.indexOf('## Configuration') + 5));
-  return section.split('\n').filter((l) => /^\| `[A-Z_]+` \|/.test(l)).map((l) => {
+  return section.split('\n').filter((l) => /^\| `[A-Z][A-Z0-9_]*` \|/.test(l)).map((l) => {
     const [name, doc, shown] = l.split('|').slice(1, -1).map((c) => c.trim());
     return { name: name.replace(/`/g, ''), doc, shown };
   });

@@ -212,6 +212,16 @@ describe('what the sizes stand for', () => {
     assert.equal(checkpointPolicy({ product: 'FerretDB', engine: 'postgresql', started: true }), 'none');
   });
 
+  it('says where the server estimates its sizes (FerretDB 2 on DocumentDB), and parity then leaves them out', async () => {
+    const { withoutTimings } = require('../../orchestrator/results/records');
+    assert.equal(checkpointPolicy({ product: 'FerretDB', engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0', started: true }), 'estimate');
+    assert.equal(checkpointPolicy({ product: 'FerretDB', engine: null, backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', started: false }), 'estimate', 'a user\'s FerretDB 2, known by what it said at start-up');
+    assert.match(await settleSizes({}, 'estimate'), /^PostgreSQL's statistics \(DocumentDB estimates size from them/);
+    const record = { collection: 'c', count: 10, size: 126940, storageSize: 8192, nindexes: 2, sizesEstimated: true };
+    assert.deepEqual(withoutTimings(record), { collection: 'c', count: 10, nindexes: 2, sizesEstimated: true });
+    assert.deepEqual(withoutTimings({ ...record, sizesEstimated: undefined }), { ...record, sizesEstimated: undefined });
+  });
+
   it('sends fsync only under the force policy, and says what the sizes are', async () => {
     const sent = [];
     const client = (fail) => ({ db: () => ({ command: async (c) => { sent.push(c); if (fail) throw Object.assign(new Error('no'), { codeName: 'Unauthorized' }); } }) });

@@ -10,6 +10,7 @@ describe('server specs', () => {
     ['mongod@7.0.14', { kind: 'mongod', version: '7.0.14', name: 'mongod@7.0.14' }],
     ['ferretdb', { kind: 'ferretdb', backend: 'sqlite', name: 'ferretdb' }],
     ['ferretdb-pg', { kind: 'ferretdb', backend: 'postgresql', name: 'ferretdb-pg' }],
+    ['ferretdb2', { kind: 'ferretdb2', name: 'ferretdb2' }],
     ['prod=mongodb://db.example:27017/?tls=true', { kind: 'uri', name: 'prod', uri: 'mongodb://db.example:27017/?tls=true' }],
     ['atlas=mongodb+srv://u:p@cluster0.example.net/', { kind: 'uri', name: 'atlas', uri: 'mongodb+srv://u:p@cluster0.example.net/' }],
   ];
@@ -44,5 +45,31 @@ describe('server specs', () => {
     assert.equal(redactUri('mongodb://h:1/db'), 'mongodb://h:1/db');
     assert.equal(parseServerSpec('p=mongodb://alice:s3cret@h:1/').spec, 'p=mongodb://alice:****@h:1/');
     assert.throws(() => parseServerSpec('p=mongodb://alice:s3cret@'), (err) => !err.message.includes('s3cret'));
+  });
+
+  it('names the kind of a server record as the descriptors do: FerretDB 2 is ferretdb2 whatever the spec (it runs only on DocumentDB)', () => {
+    const { serverKind } = require('../../orchestrator/results/records');
+    assert.equal(serverKind({ spec: 'ferretdb2', product: 'FerretDB', version: 'v2.7.0', engine: 'PostgreSQL 18.6 (Debian 18.6-3) with DocumentDB 1.0-0' }), 'ferretdb2');
+    assert.equal(serverKind({ spec: 'embedded', product: 'FerretDB', version: 'v2.7.0', engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0' }), 'ferretdb2');
+    assert.equal(serverKind({ spec: 'embedded', product: 'FerretDB', version: 'v1.24.0', engine: 'PostgreSQL 15.18' }), 'ferretdb-pg');
+    assert.equal(serverKind({ spec: 'mine=mongodb://h', product: 'FerretDB', version: 'v1.24.0', engine: 'SQLite' }), 'ferretdb');
+  });
+
+  it('records what FerretDB says at start-up: its backend and its warnings (FerretDB 2 on another DocumentDB than its own)', async () => {
+    const { describeServer } = require('../../orchestrator/servers/start');
+    const line = (msg) => JSON.stringify({ t: { $date: '2026-01-01T00:00:00Z' }, s: 'I', c: 'STORAGE', id: 42000, msg, tags: ['startupWarnings'] });
+    const mismatch = 'This version of FerretDB requires DocumentDB "0.107.0". The currently installed version is "1.0.0". Some functions may not behave correctly.';
+    const answers = {
+      buildInfo: { version: '7.0.77', ferretdb: { version: 'v2.7.0' } },
+      serverStatus: { ok: 1 },
+      getLog: { log: [line('Powered by FerretDB v2.7.0 and DocumentDB 1.0.0 (PostgreSQL 18.6).'), line('Please star us on GitHub.'), line(mismatch)] },
+    };
+    const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
+    assert.deepEqual(await describeServer(client, { backend: 'PostgreSQL 18.6 with DocumentDB 1.0-0' }), {
+      product: 'FerretDB', version: 'v2.7.0', wireVersion: '7.0.77', engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0',
+      backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
+    });
+    answers.getLog = { log: [] };
+    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine']);
   });
 });

@@ -94,7 +94,7 @@ describe('verdicts', () => {
       const ids = new Set((s.loadPublished().findings || []).map((f) => f.id));
       if (!s.servers || !Object.keys(s.servers).length) problems.push(`${s.name}: declares no servers`);
       for (const [kind, decl] of Object.entries(s.servers || {})) {
-        if (!/^(ferretdb|ferretdb-pg|mongod(:\w+)?)$/.test(kind)) problems.push(`${s.name}: unknown server kind ${kind}`);
+        if (!/^(ferretdb|ferretdb-pg|ferretdb2|mongod(:\w+)?)$/.test(kind)) problems.push(`${s.name}: unknown server kind ${kind}`);
         for (const [id, reason] of Object.entries(decl.cannotTest || {})) {
           if (!ids.has(id)) problems.push(`${s.name}: ${kind} names ${id}, which is no finding of it`);
           if (typeof reason !== 'string' || reason.length < 20) problems.push(`${s.name}: ${kind} gives no reason for ${id}`);

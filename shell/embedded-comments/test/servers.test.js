@@ -15,7 +15,7 @@ const LAYOUTS = ['embedded', 'separate'];
 /** The kit's FerretDB and PostgreSQL servers now running, whoever started them: [{ pid, ppid }]. */
 function kitServers() {
   return execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).split('\n')
-    .filter((l) => /classics-ferretdb-|classics-pg-/.test(l))
+    .filter((l) => /classics-ferretdb2?-|classics-pg-|postgres -D \/mnt\/data/.test(l)) // ferretdb2's PostgreSQL names its folder as bound in its root file system
     .map((l) => { const [pid, ppid] = l.trim().split(/\s+/); return { pid, ppid }; });
 }
 

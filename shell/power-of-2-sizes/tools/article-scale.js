@@ -7,7 +7,8 @@
 // measured there, one pass (100,001 updates, 20,001 removes, 20,000 inserts on each collection),
 // the set-up (2 x 1,000,001 single inserts) and the whole run (set-up + 21 passes). A projection
 // from measured per-operation times at that size, not a run of the whole.
-// usage: node shell/power-of-2-sizes/tools/article-scale.js [SERVER_SPEC] [DOCS] [--shell kit|mongosh]
+// usage: node shell/power-of-2-sizes/tools/article-scale.js [SERVER_SPEC] [DOCS] [--shell kit|mongosh] [--sample K]
+// (SERVER_SPEC: ferretdb-pg by default; ferretdb2, or any other; --sample K times the operations sampled)
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { resolveConfig } = require('../../../orchestrator/config');
@@ -32,6 +33,10 @@ async function main() {
   const args = process.argv.slice(2);
   const shellAt = args.indexOf('--shell');
   const shell = shellAt >= 0 ? args.splice(shellAt, 2)[1] : DEFAULT_SHELL;
+  const sampleAt = args.indexOf('--sample');
+  const k = sampleAt >= 0 ? Number(args.splice(sampleAt, 2)[1]) : 1;
+  if (!(Number.isInteger(k) && k > 0)) throw new Error('--sample takes a whole number of times the default sample');
+  const sample = Object.fromEntries(Object.entries(SAMPLE).map(([name, n]) => [name, n * k]));
   const spec = parseServerSpec(args[0] || 'ferretdb-pg');
   const docs = Number(args[1] || ARTICLE.DOCS);
   installSignalHandlers();
@@ -50,11 +55,13 @@ async function main() {
       await db.collection('noPowerOf2Sizes').insertMany(batch, { ordered: false });
       await db.collection('powerOf2Sizes').insertMany(batch, { ordered: false });
     }
-    console.log(`bulk-loaded 2 x ${docs} documents in ${((Date.now() - t0) / 1000).toFixed(0)} s (untimed for the projection)`);
+    const counts = await Promise.all(['noPowerOf2Sizes', 'powerOf2Sizes'].map((c) => db.collection(c).countDocuments({})));
+    console.log(`bulk-loaded 2 x ${docs} documents in ${((Date.now() - t0) / 1000).toFixed(0)} s (untimed for the projection); counted ${counts.join(' and ')}`);
+    if (counts.some((n) => n !== docs)) throw new Error(`the bulk load left ${counts.join(' and ')} documents, not ${docs} in each`);
     // one operation type at a time, so each gets its own per-operation time at this size
     const perOp = {};
-    for (const [type, vars] of [['update', { UPDATES: SAMPLE.UPDATES, REMOVES: 0, INSERTS: 0 }],
-      ['remove', { UPDATES: 0, REMOVES: SAMPLE.REMOVES, INSERTS: 0 }], ['insert', { UPDATES: 0, REMOVES: 0, INSERTS: SAMPLE.INSERTS }]]) {
+    for (const [type, vars] of [['update', { UPDATES: sample.UPDATES, REMOVES: 0, INSERTS: 0 }],
+      ['remove', { UPDATES: 0, REMOVES: sample.REMOVES, INSERTS: 0 }], ['insert', { UPDATES: 0, REMOVES: 0, INSERTS: sample.INSERTS }]]) {
       const { measurements } = await runShellScript({
         shell, uri: server.uri, file: path.join(SCENARIO, 'pass.js'),
         vars: { ...vars, DB_NAME: DESCRIPTOR.database, PASS: 1 }, server: spec.name, logFile: path.join(logDir, `${type}.log`),
@@ -65,7 +72,7 @@ async function main() {
     }
     const passMs = 2 * (ARTICLE.UPDATES * perOp.update + ARTICLE.REMOVES * perOp.remove + ARTICLE.INSERTS * perOp.insert);
     const setupMs = 2 * ARTICLE.DOCS * perOp.insert;
-    const h = (ms) => `${(ms / 3.6e6).toFixed(1)} h`;
+    const h = (ms) => (ms < 3.6e6 ? `${(ms / 6e4).toFixed(0)} min` : `${(ms / 3.6e6).toFixed(1)} h`);
     console.log(`projected at the article's size: one pass ${h(passMs)}; set-up ${h(setupMs)} (inserts priced at the full collection's rate: an upper bound); whole run (set-up + ${ARTICLE.passes} passes) ${h(setupMs + ARTICLE.passes * passMs)}`);
   } finally {
     await client.close();
