@@ -84,10 +84,26 @@ async function checkReachable(specs, config) {
   }
 }
 
-/** Version, storage engine and flavour, read through the driver. */
+/**
+ * The server's handshake answer: `hello` (MongoDB 4.4.2 and later, FerretDB), else the legacy
+ * `isMaster` every server the driver takes still answers. Its maxWireVersion is the protocol
+ * version the driver checks against its own range (mongodb 7.9, lib/cmap/connect.js
+ * checkSupportedServer), which mongod's hello appends from its WireSpec
+ * (src/mongo/db/repl/replication_info.cpp, CmdHello: incomingExternalClient.maxWireVersion).
+ */
+async function handshake(admin) {
+  try {
+    return await admin.command({ hello: 1 });
+  } catch {
+    return admin.command({ isMaster: 1 });
+  }
+}
+
+/** Version, wire version, storage engine and flavour, read through the driver. */
 async function describeServer(client, server) {
   const admin = client.db('admin');
   const build = await admin.command({ buildInfo: 1 });
+  const hello = await handshake(admin).catch(() => ({}));
   let engine = null;
   try {
     const status = await admin.command({ serverStatus: 1 });
@@ -97,7 +113,8 @@ async function describeServer(client, server) {
   return {
     product: ferretdb ? 'FerretDB' : 'MongoDB',
     version: ferretdb || build.version,
-    wireVersion: build.version,
+    // a number (MongoDB 8.2: 27), not the version string
+    wireVersion: Number.isInteger(hello.maxWireVersion) ? hello.maxWireVersion : null,
     engine: engine || server.backend || null,
   };
 }

@@ -154,6 +154,8 @@ function launcherTests({ binary, asked, env, real }) {
       const run = readRun(box.out);
       assert.deepEqual(run.failures, []);
       const [server] = run.servers;
+      // the handshake's maxWireVersion, a number the driver checks (never the version string)
+      assert.ok(Number.isInteger(server.wireVersion) && server.wireVersion >= 9, `wireVersion ${JSON.stringify(server.wireVersion)}`);
       if (real) {
         assert.equal(server.product, 'MongoDB');
         assert.equal(server.version, asked);
