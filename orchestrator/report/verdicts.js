@@ -44,18 +44,22 @@ function getPath(record, dotted) {
 /**
  * A finding's precondition: a field some record must carry with a value (equals), or reach
  * (atLeast: the size must be large enough to tell; `of` names the threshold, the article's by
- * default), else the finding is untestable here. A list must all be met.
+ * default), else the finding is untestable here. A list must all be met. `because` names a field
+ * of the records that missed, quoted after the value (why the script did not apply something).
  */
 function unmet(requires, records) {
   if (!requires) return null;
   if (Array.isArray(requires)) return requires.map((r) => unmet(r, records)).filter(Boolean).join('; ') || null;
-  const values = records.map((r) => getPath(r, requires.field)).filter((v) => v !== undefined && v !== null);
+  const carrying = records.filter((r) => getPath(r, requires.field) !== undefined && getPath(r, requires.field) !== null);
+  const values = carrying.map((r) => getPath(r, requires.field));
   if (!values.length) return `${requires.else} (no ${requires.field} recorded)`;
   if (requires.atLeast !== undefined) {
     const max = Math.max(...values);
     return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, ${requires.of || 'the article\'s'} ${requires.atLeast})`;
   }
-  return values.some((v) => v === requires.equals) ? null : `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')})`;
+  if (values.some((v) => v === requires.equals)) return null;
+  const why = requires.because ? [...new Set(carrying.map((r) => getPath(r, requires.because)).filter(Boolean))] : [];
+  return `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')}${why.length ? `: ${why.join('; ')}` : ''})`;
 }
 
 /**

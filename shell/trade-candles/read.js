@@ -41,7 +41,10 @@
 //             cache still holds the data files on a machine with RAM to spare, so a cache miss
 //             costs a copy and a decompression, not the disk read the article's 1 GB VMs paid.
 //             The cut never goes below 256 MB, mongod's own floor for its cache
-//             (wiredTigerCacheSizeGB 0.25): smaller caches can wedge eviction. The JSON line
+//             (wiredTigerCacheSizeGB 0.25): smaller caches can wedge eviction. Where the cache
+//             already is no larger (mongod's default is the larger of half of RAM less 1 GB and
+//             256 MB, so 256 MB on a 1.5 GB machine or container), the cut is "not applied: the
+//             cache was already this small" and both runs read with the same cache. The JSON line
 //             says how the data and indexes (collStats size + totalIndexSize) compare with the
 //             cache (dataPerCache); where they do not outgrow it, little memory is not little.
 //           - Cursors are counted with itcount(): every candle is fetched and decoded as a
@@ -230,6 +233,25 @@ function lowerCache(mb) {
   return result;
 }
 
+// --- cache cut: pure, so a unit test can check the decision ---
+/**
+ * Whether cutting the cache to mb would change it: { cut, reason }. mongod's default cache is
+ * the larger of 50% of (RAM - 1 GB) and 256 MB, so on a machine or container of 1.5 GB or less it
+ * already is the 256 MB the cut asks for: setting it again changes nothing, and both runs would
+ * read with the same cache.
+ */
+function cacheCutDecision(previousBytes, mb) {
+  var targetBytes = mb * 1024 * 1024;
+  if (previousBytes <= targetBytes) {
+    return {
+      cut: false,
+      reason: 'the cache was already this small (' + previousBytes + ' bytes configured, ' + targetBytes + ' asked for), so the little-memory reads ran with the same cache as the own-memory ones'
+    };
+  }
+  return { cut: true, reason: null };
+}
+// --- end cache cut ---
+
 function lowerCacheTo(mb) {
   var product = productOf();
   if (!SERVER_OWNED_BY_KIT) {
@@ -239,6 +261,8 @@ function lowerCacheTo(mb) {
   if (!previousBytes) {
     return { outcome: 'not applied', reason: product + ' has no WiredTiger cache to resize (serverStatus has no wiredTiger.cache), so the reads ran with the memory it has' };
   }
+  var decision = cacheCutDecision(previousBytes, mb);
+  if (!decision.cut) return { outcome: 'not applied', reason: decision.reason, previousBytes: previousBytes };
   var res;
   try {
     res = db.adminCommand({ setParameter: 1, wiredTigerEngineRuntimeConfig: 'cache_size=' + mb + 'M' });
