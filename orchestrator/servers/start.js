@@ -32,7 +32,7 @@ async function startEmbedded(ctx) {
     return server;
   }
   try {
-    const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir, logDir: ctx.logDir, name: 'embedded' });
+    const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir, logDir: ctx.logDir, name: 'embedded', progress: ctx.progress });
     ctx.log(`embedded: ${mongod.description} from mongodb-memory-server`);
     return mongod;
   } catch (err) {

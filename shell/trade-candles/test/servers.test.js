@@ -170,3 +170,42 @@ for (const server of scenario.kinds) {
     });
   });
 }
+
+// The kit's zstd questions compare two servers of one run: an uncompressed mongod and a zstd one.
+// The suite runs where MONGOMS_SYSTEM_BINARY names a real mongod (npm run test:mongod).
+describe('trade-candles at smoke size on mongod:none beside mongod:zstd, the kit\'s zstd questions', function () {
+  this.timeout(600000);
+  const state = smokeRunOn(scenario, 'mongod:none', { args: ['--server', 'mongod:zstd', '--no-calibrate'], alsoNeeds: ['mongod:zstd'], parity: false });
+  const row = (id) => verdictRows(state.summary).find((r) => r.claim.endsWith(FINDINGS.find((f) => f.id === id).claim));
+
+  it('exits 0 with both servers measured', () => {
+    assert.equal(state.result.code, 0, state.result.stderr);
+    assert.deepEqual(state.run.failures, []);
+    const compressors = state.run.measurements.filter((m) => m.step === 'load').map((m) => m.blockCompressor).sort();
+    assert.deepEqual(compressors, ['none', 'zstd']);
+  });
+
+  it('decides the write question on the load to durability, a checkpoint inside the clock on both', () => {
+    for (const m of state.run.measurements.filter((x) => x.step === 'load')) {
+      assert.equal(m.durable.outcome, 'forced', `${m.server}: ${m.durable.reason}`);
+      assert.ok(m.durableMs >= m.ms);
+    }
+    const r = row('zstd-writes-faster');
+    assert.equal(r.server, 'all servers');
+    assert.notEqual(r.status, 'cannot be tested here', r.measured);
+    assert.match(r.measured, /^\d+\.\d\d× \(durableMs on mongod:zstd \/ on mongod:none\)/);
+  });
+
+  it('decides the read question only where the reads missed the cache: at smoke size they did not', () => {
+    const r = row('zstd-reads-slower');
+    // smoke's 3,900 candles fit in even the cut cache, so every read was a hit on both servers
+    assert.equal(r.status, 'cannot be tested here');
+    assert.match(r.measured, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: .*; measured instead: \d+\.\d\d× \(meanUs on mongod:zstd \/ on mongod:none\)/);
+  });
+
+  it('decides the size question on the sizes after that checkpoint', () => {
+    const r = row('zstd-smaller');
+    assert.notEqual(r.status, 'cannot be tested here', r.measured);
+    assert.match(r.measured, /storagePlusIndexBytes on mongod:zstd \/ on mongod:none/);
+  });
+});
