@@ -43,9 +43,11 @@
 //             block only when it writes it to the table's file, at a checkpoint (every 60 s) or
 //             an eviction; a load timed until its inserts are acknowledged times no compression
 //             at all. So on a server the kit started (SERVER_OWNED_BY_KIT) the load is timed on
-//             to durability: after the last insertMany, a checkpoint forced by fsync (which has
-//             WiredTiger checkpoint every table and returns once it is done, commands/fsync.cpp),
-//             inside the clock (durableMs, durableHrMs; checkpointMs alone beside). The article
+//             to durability: after the last insertMany, a checkpoint forced by fsync, inside the
+//             clock (durableMs, durableHrMs; checkpointMs alone beside). fsync without lock
+//             returns once WiredTiger has checkpointed (commands/fsync.cpp, flushAllFiles; the
+//             session cache's waitUntilDurable forces the checkpoint, of everything on a standalone,
+//             which has no stable timestamp to stop at). The article
 //             does not say how it timed its writes; ms and hrMs stay the time until the inserts
 //             were acknowledged. Elsewhere (a user's server, where a checkpoint is the owner's
 //             to force, or FerretDB, which has no fsync) durableMs is not recorded, and says why.
