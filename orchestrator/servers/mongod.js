@@ -41,8 +41,9 @@ function mongodStartError(reason, { logFile = null } = {}) {
 /**
  * Runs fn with console.warn captured into `into` (and the debug log): the library warns on stderr
  * as it works ("Possible version conflict", a SIGKILL after 10 s...), which would land in the
- * middle of the kit's output. Captures may overlap (a download abandoned at its deadline goes on
- * while the next server starts): console.warn is the library's own again once the last one ends.
+ * middle of the kit's output. Captures may overlap (a stop still under way while the next server
+ * starts): console.warn is the library's own again once the last one ends. (A download runs in a
+ * process of its own, mongod-download.js, whose warnings come back as lines.)
  */
 const capturing = new Set();
 let consoleWarn = null;
