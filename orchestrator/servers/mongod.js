@@ -19,11 +19,11 @@ const { ServerStartError } = require('../errors');
 const { makeTempDir, trackChild, onCleanup, stopChild } = require('../processes');
 const { createProgress } = require('../run/progress');
 const { VARIABLES } = require('../config');
+const { freePort } = require('./net');
+const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = require('./versions');
 
 /** The variable that sets a download's budget, named in the line that says it ran out. */
 const DOWNLOAD_BUDGET = VARIABLES.find((v) => v.key === 'mongodDownloadTimeoutMs').name;
-const { freePort } = require('./net');
-const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = require('./versions');
 
 /** The process that downloads a mongod (mongodb-memory-server's download, in a process the kit can stop). */
 const DOWNLOADER = path.join(__dirname, 'mongod-download.js');
