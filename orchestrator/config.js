@@ -30,8 +30,12 @@ const VARIABLES = [
     shown: 'download',
   },
   {
-    name: 'CLASSICS_MONGOD_TIMEOUT_MS', key: 'mongodDownloadTimeoutMs', default: 120000, parse: Number,
-    doc: 'how long getting and starting a mongod may take before `embedded` falls back to FerretDB',
+    name: 'CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS', key: 'mongodDownloadTimeoutMs', default: 600000, parse: Number,
+    doc: 'how long downloading and unpacking mongod may take (the first run only; its progress shows on stderr) before it is stopped and `embedded` falls back to FerretDB',
+  },
+  {
+    name: 'CLASSICS_MONGOD_START_TIMEOUT_MS', key: 'mongodStartTimeoutMs', default: 60000, parse: Number,
+    doc: 'how long a mongod may take to say it is ready (a resumed large data folder takes a while) before it is stopped, whatever the download took',
   },
   {
     name: 'CLASSICS_FERRETDB_BIN', key: 'ferretdbBin', default: path.join(ROOT, '.tools', 'ferretdb', 'bin', 'ferretdb'),

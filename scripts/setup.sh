@@ -3,6 +3,10 @@
 #  1. Debian packages: canvas builds from source (no prebuilt binary can be fetched here),
 #     ferretdb-pg starts a private PostgreSQL cluster from Debian's binaries, and the test of
 #     report.html opens it in Debian's Chromium (playwright-core cannot download a browser here).
+#     mongod's runtime libraries, which the tarball mongodb-memory-server downloads does not carry:
+#     MongoDB's "Install MongoDB Community on Debian using .tgz Tarball" (8.0 and 8.2) has
+#     `apt-get install libcurl4 openssl liblzma5` first; without them mongod cannot start on a slim
+#     image and `embedded` falls back to FerretDB.
 #  2. npm ci, skipped while node_modules matches package-lock.json.
 #  3. FerretDB v1.24.0 from the Go module proxy into .tools/ferretdb (git-ignored).
 #     `go install ...@v1.24.0` is refused for this module, so it is built the long way:
@@ -15,7 +19,8 @@ cd "$(dirname "$0")/.."
 
 FERRETDB_VERSION=v1.24.0
 DEBIAN_PACKAGES=(build-essential pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev
-  librsvg2-dev postgresql procps chromium)
+  librsvg2-dev postgresql procps chromium
+  libcurl4 openssl liblzma5)
 say() { printf 'setup: %s\n' "$*"; }
 
 missing=()

@@ -14,6 +14,12 @@ function register(program, { config, log, setResult }) {
         log(`${v.name}${v.internal ? ' (set by the kit)' : ''} = ${shown}`);
         log(`    ${v.doc.split('\u0060').join('')}`);
       }
+      // which mongod a plain `mongod` or `embedded` gets, from the library itself
+      const { defaultMongod } = require('../servers/mongod');
+      const { version, library } = defaultMongod();
+      log(config.mongodSystemBinary
+        ? `mongod where no version is named: the one MONGOMS_SYSTEM_BINARY names (without it, ${version}: ${library}'s default)`
+        : `mongod where no version is named: ${version} (${library}'s default; mongod@VERSION or MONGOMS_VERSION asks for another)`);
       setResult(0);
     });
 }

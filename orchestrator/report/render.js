@@ -102,6 +102,11 @@ function scenarioRecords(scenario, measurements) {
   return aggregateRepeats(measurements.filter((r) => r.scenario === scenario.name), scenario, scenario.loadPublished().findings || []);
 }
 
+/** Whether a scenario's tables or charts show the server's own time (serverMs). */
+function showsServerTime(scenario) {
+  return scenario.tables.some((t) => t.columns.some((c) => c.field === 'serverMs')) || scenario.charts.some((c) => c.y === 'serverMs');
+}
+
 async function renderScenario({ scenario, records, run, serverRecords, outDir }) {
   const published = scenario.loadPublished();
   const measured = new Map();
@@ -133,7 +138,8 @@ async function renderScenario({ scenario, records, run, serverRecords, outDir })
     }
     const counts = countCheckText(rs);
     if (counts) parts.push(counts);
-    if (rs.some((r) => r.collection && r.size !== undefined) && !rs.some((r) => r.serverMs !== undefined)) {
+    // where the scenario shows the server's own time (its scripts read it around their timed loops)
+    if (showsServerTime(scenario) && !rs.some((r) => Number.isFinite(r.serverMs))) {
       parts.push('Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.');
     }
   }

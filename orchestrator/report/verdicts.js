@@ -44,18 +44,24 @@ function getPath(record, dotted) {
 /**
  * A finding's precondition: a field some record must carry with a value (equals), or reach
  * (atLeast: the size must be large enough to tell; `of` names the threshold, the article's by
- * default), else the finding is untestable here. A list must all be met.
+ * default), else the finding is untestable here. A list must all be met. `because` names a field
+ * of the records that missed, quoted after the value (why the script did not apply something);
+ * `where` looks only at the records it selects (the run and query a finding is decided on).
  */
-function unmet(requires, records) {
+function unmet(requires, all) {
   if (!requires) return null;
-  if (Array.isArray(requires)) return requires.map((r) => unmet(r, records)).filter(Boolean).join('; ') || null;
-  const values = records.map((r) => getPath(r, requires.field)).filter((v) => v !== undefined && v !== null);
+  if (Array.isArray(requires)) return requires.map((r) => unmet(r, all)).filter(Boolean).join('; ') || null;
+  const records = requires.where ? pick(all, requires.where) : all;
+  const carrying = records.filter((r) => getPath(r, requires.field) !== undefined && getPath(r, requires.field) !== null);
+  const values = carrying.map((r) => getPath(r, requires.field));
   if (!values.length) return `${requires.else} (no ${requires.field} recorded)`;
   if (requires.atLeast !== undefined) {
     const max = Math.max(...values);
     return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, ${requires.of || 'the article\'s'} ${requires.atLeast})`;
   }
-  return values.some((v) => v === requires.equals) ? null : `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')})`;
+  if (values.some((v) => v === requires.equals)) return null;
+  const why = requires.because ? [...new Set(carrying.map((r) => getPath(r, requires.because)).filter(Boolean))] : [];
+  return `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')}${why.length ? `: ${why.join('; ')}` : ''})`;
 }
 
 /**
@@ -294,6 +300,8 @@ function judgeAcross(finding, records) {
   if (!sa || !sb) return { status: UNTESTABLE, measured: `needs ${finding.across.hint}` };
   const num = records.filter((r) => r.server === sa);
   const den = records.filter((r) => r.server === sb);
+  // a precondition holds on both servers (the reads missed the cache on each)
+  const why = [[sa, num], [sb, den]].map(([s, rs]) => { const w = unmet(finding.requires, rs); return w && `on ${s}: ${w}`; }).filter(Boolean).join('; ');
   const va = valueOf(num, finding.check.where || {}, finding.check.field);
   const vb = valueOf(den, finding.check.where || {}, finding.check.field);
   if (va === null || vb === null) return { status: UNTESTABLE, measured: 'not measured on both' };
@@ -304,7 +312,8 @@ function judgeAcross(finding, records) {
     const vo = so ? valueOf(records.filter((r) => r.server === so), finding.check.where || {}, finding.check.field) : null;
     return vo === null ? null : `${o.label} (${so}): ${times(vo / vb)}`;
   }).filter(Boolean);
-  return beside.length ? { ...result, measured: `${result.measured}; beside it ${beside.join(', ')}` } : result;
+  const shown = beside.length ? { ...result, measured: `${result.measured}; beside it ${beside.join(', ')}` } : result;
+  return why ? { status: UNTESTABLE, measured: `${why}; measured instead: ${shown.measured}` } : shown;
 }
 
 

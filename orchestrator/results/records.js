@@ -57,6 +57,12 @@ function isTimeSample(record) {
 const BYTE_FIELDS = ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'freeStorageSize', 'reusableBytes', 'totalRelationSize'];
 
 /**
+ * What the server's cache did: the pages a read found missing and read from the file depend on
+ * what eviction had left there, a matter of time too.
+ */
+const CACHE_FIELDS = ['cacheReadPages', 'cacheReadBytes', 'cachePagesPerQuery'];
+
+/**
  * A measurement without its timing fields, at any depth (and without its byte sizes where
  * several writers wrote at once, or where the server estimates them from statistics it refreshes
  * in its own time: sizesEstimated): what two runs of one workload must agree on, whatever the shell.
@@ -66,7 +72,7 @@ function withoutTimings(value) {
   if (!value || typeof value !== 'object') return value;
   const timeDependentBytes = value.workers > 1 || value.sizesEstimated === true;
   return Object.fromEntries(Object.entries(value)
-    .filter(([k]) => !TIMING_FIELD.test(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
+    .filter(([k]) => !TIMING_FIELD.test(k) && !CACHE_FIELDS.includes(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
     .map(([k, v]) => [k, withoutTimings(v)]));
 }
 

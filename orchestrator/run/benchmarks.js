@@ -42,7 +42,7 @@ async function runOnServer({ spec, scenarios, options, results, progress, logDir
   let server;
   try {
     const keepDir = options.keepData && spec.kind !== 'uri' ? path.join(options.out, 'servers', safeFileName(spec.name)) : null;
-    server = await startServer(spec, { config, logDir, log: options.log, keepDir });
+    server = await startServer(spec, { config, logDir, log: options.log, keepDir, progress });
   } catch (err) {
     results.append({ type: 'failure', server: spec.name, step: 'start', error: errorText(err) });
     options.log(`FAILED to start ${spec.name}: ${errorText(err)}`);

@@ -12,17 +12,18 @@ function createProgress({ stream = process.stderr, interactive = Boolean(process
   let label = '';
   let started = 0;
   return {
-    startStep(stepLabel, total = 1) {
+    /** unit: what value and total count (ops; MB for a download). */
+    startStep(stepLabel, total = 1, { unit = 'ops' } = {}) {
       label = stepLabel;
       started = Date.now();
       if (!interactive) return;
       bar = new cliProgress.SingleBar({
         stream,
-        format: '{label} |{bar}| {percentage}% {value}/{total} ops {duration_formatted}',
+        format: '{label} |{bar}| {percentage}% {value}/{total} {unit} {duration_formatted}',
         hideCursor: true,
         clearOnComplete: true,
       }, cliProgress.Presets.shades_classic);
-      bar.start(total, 0, { label });
+      bar.start(total, 0, { label, unit });
     },
     update(done, total) {
       if (!bar) return;

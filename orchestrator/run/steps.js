@@ -4,7 +4,7 @@
 // step is recorded and ends the scenario on that server (later passes build on it).
 const path = require('node:path');
 const { runShellScript } = require('./shells');
-const { readCollectionStats, checkpointPolicy, settleSizes, ServerTime } = require('./stats');
+const { readCollectionStats, collectionExists, checkpointPolicy, settleSizes } = require('./stats');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
 const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
@@ -60,22 +60,23 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
 }
 
 /**
- * The collection stats after a step, with the server's own time on each collection over it and
- * what the sizes stand for; a read the server refuses is said once (`say`), and the step stands.
+ * The collection stats after a step and what the sizes stand for; a read the server refuses is
+ * said once (`say`), and the step stands. The server's own time on a collection is not read
+ * here: a delta over the whole step would count the script's untimed reads and probes too, so the
+ * scripts read it around their timed loops themselves (their server time block: serverMs,
+ * serverOps in their lines).
  */
-async function readStepStats({ scenario, client, db, serverTime, server, say }) {
+async function readStepStats({ scenario, client, db, server, say }) {
   const policy = checkpointPolicy(server);
   const sizesAt = await settleSizes(client, policy);
   const stats = {};
   for (const collection of scenario.collections) {
-    const { exists, time } = await serverTime.delta(collection);
+    const exists = await collectionExists(db, collection);
     stats[collection] = {
       ...(await readCollectionStats(db, collection, { exists, say })), ...(sizesAt ? { sizesAt } : {}),
-      ...(policy === 'estimate' ? { sizesEstimated: true } : {}), ...(time || {}),
+      ...(policy === 'estimate' ? { sizesEstimated: true } : {}),
     };
   }
-  // the kit's own reads above are not the next step's
-  for (const collection of scenario.collections) await serverTime.rebase(collection);
   return stats;
 }
 
@@ -85,8 +86,6 @@ async function runScenario({ scenario, server, client, plan, options, results, p
   const expected = Object.fromEntries(scenario.collections.map((c) => [c, resumed?.counts[c]?.expectedCount ?? 0]));
   const said = new Set();
   const say = (line) => { if (!said.has(line)) { said.add(line); options.log(`${server.name} · ${scenario.name}: ${line}`); } };
-  const serverTime = new ServerTime(db, { say });
-  for (const collection of scenario.collections) await serverTime.rebase(collection);
   let failures = 0;
 
   for (const step of plan.steps) {
@@ -107,9 +106,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
         let stats = {};
-        if (step.stats !== false) stats = await readStepStats({ scenario, client, db, serverTime, server, say });
-        // a step without stats still ends where the next step's server time starts
-        else for (const collection of scenario.collections) await serverTime.rebase(collection);
+        if (step.stats !== false) stats = await readStepStats({ scenario, client, db, server, say });
         for (const m of measurements) {
           const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});

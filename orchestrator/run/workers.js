@@ -1,7 +1,9 @@
 'use strict';
 // A parallel step's shells each print their own lines; lines of one key are combined into one
 // measurement: ms spans the first start to the last end (the Date clock, the one clock separate
-// processes share), counts are summed, and whether the shells truly overlapped is recorded.
+// processes share), appliedMs the first start to the last shell's applied instant where every
+// shell printed one (appliedAt: its barrier returned, so the server had applied its writes),
+// counts are summed, and whether the shells truly overlapped is recorded.
 
 function overlaps(spans) {
   const latestStart = Math.max(...spans.map(([s]) => s));
@@ -19,11 +21,14 @@ function combineWorkerLines(lines, keys) {
   return [...groups.values()].map((group) => {
     const spans = group.map((l) => [l.startedAt, l.endedAt]);
     const sum = (field) => (group.every((l) => Number.isInteger(l[field])) ? group.reduce((n, l) => n + l[field], 0) : undefined);
-    const { worker, startedAt, endedAt, hrMs, ...first } = group[0];
+    const { worker, startedAt, endedAt, appliedAt, hrMs, ...first } = group[0];
+    const firstStart = Math.min(...spans.map(([s]) => s));
+    const applied = group.every((l) => Number.isFinite(l.appliedAt)) ? Math.max(...group.map((l) => l.appliedAt)) - firstStart : undefined;
     return {
       ...first,
       workers: group.length,
-      ms: Math.max(...spans.map(([, e]) => e)) - Math.min(...spans.map(([s]) => s)),
+      ms: Math.max(...spans.map(([, e]) => e)) - firstStart,
+      ...(applied === undefined ? {} : { appliedMs: applied }),
       inserted: sum('inserted'),
       removed: sum('removed'),
       workerSpans: spans,

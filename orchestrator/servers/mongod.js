@@ -12,15 +12,21 @@
 // a start takes too long.
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const readline = require('node:readline');
+const { spawn, spawnSync } = require('node:child_process');
 const debug = require('debug')('classics:mongod');
 const { ServerStartError } = require('../errors');
 const { makeTempDir, trackChild, onCleanup, stopChild } = require('../processes');
+const { createProgress } = require('../run/progress');
+const { VARIABLES } = require('../config');
 const { freePort } = require('./net');
 const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = require('./versions');
 
-/** mongod may take this long to say it is ready: recovery over a kept dbPath, or a loaded machine (MMS's default is 10 s). */
-const LAUNCH_TIMEOUT_MS = 60000;
+/** The variable that sets a download's budget, named in the line that says it ran out. */
+const DOWNLOAD_BUDGET = VARIABLES.find((v) => v.key === 'mongodDownloadTimeoutMs').name;
+
+/** The process that downloads a mongod (mongodb-memory-server's download, in a process the kit can stop). */
+const DOWNLOADER = path.join(__dirname, 'mongod-download.js');
 
 /** How long a stopping mongod may take (a checkpoint of a large cache) before it is killed. */
 const STOP_TIMEOUT_MS = 60000;
@@ -35,8 +41,9 @@ function mongodStartError(reason, { logFile = null } = {}) {
 /**
  * Runs fn with console.warn captured into `into` (and the debug log): the library warns on stderr
  * as it works ("Possible version conflict", a SIGKILL after 10 s...), which would land in the
- * middle of the kit's output. Captures may overlap (a download abandoned at its deadline goes on
- * while the next server starts): console.warn is the library's own again once the last one ends.
+ * middle of the kit's output. Captures may overlap (a stop still under way while the next server
+ * starts): console.warn is the library's own again once the last one ends. (A download runs in a
+ * process of its own, mongod-download.js, whose warnings come back as lines.)
  */
 const capturing = new Set();
 let consoleWarn = null;
@@ -57,6 +64,71 @@ async function capturingWarnings(into, fn) {
     capturing.delete(entry);
     if (!capturing.size) console.warn = consoleWarn;
   }
+}
+
+/** An error whose `reason` is the part of one line that says why no binary was had. */
+function because(reason) {
+  return Object.assign(new Error(reason), { reason });
+}
+
+const mb = (bytes) => Math.round(bytes / 1048576 * 10) / 10;
+
+/**
+ * Downloads and unpacks the mongod of binaryOpts in a process of its own (mongod-download.js),
+ * within a budget of its own: past timeoutMs the process is stopped and nothing of the download
+ * goes on. Its progress is one step of the kit's own display on stderr (a bar on a terminal; one
+ * line when it ends). Resolves to the binary's path; rejects with a `reason`.
+ */
+function downloadMongod(binaryOpts, { timeoutMs, progress, label, version }) {
+  return new Promise((resolve, reject) => {
+    const seconds = Math.round(timeoutMs / 1000);
+    const child = trackChild(spawn(process.execPath, [DOWNLOADER, JSON.stringify(binaryOpts)], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    progress.startStep(label, 1, { unit: 'MB' });
+    let answer = null;
+    let stderr = '';
+    let settled = false;
+    let unregister = () => {};
+    const finish = (err, outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      unregister();
+      progress.endStep(outcome);
+      if (err) reject(err); else resolve(answer.path);
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(because(`downloading mongod ${version} took longer than its ${seconds} s (${DOWNLOAD_BUDGET})`), `stopped at its ${seconds} s budget`);
+    }, timeoutMs);
+    // a Ctrl-C while it downloads ends the download with the run
+    unregister = onCleanup(() => stopChild(child, 'SIGTERM', 2000));
+    child.stderr.on('data', (d) => { stderr = `${stderr}${d}`.slice(-2000); });
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      let message;
+      try { message = JSON.parse(line); } catch { return debug('download said: %s', line); }
+      if (message.progress) progress.update(mb(message.progress.bytes), Math.max(mb(message.progress.total), mb(message.progress.bytes), 0.1));
+      else if (message.warning) debug('mongodb-memory-server warned: %s', message.warning);
+      else answer = message;
+    });
+    child.on('error', (err) => finish(because(`the download could not be started: ${err.message}`), 'FAILED'));
+    child.on('close', (code, signal) => {
+      if (answer?.path) return finish(null, 'done');
+      const said = stderr.trim().split('\n').pop();
+      return finish(because(answer?.error || `the download ended (${signal || `exit code ${code}`})${said ? `: ${said}` : ''}`), 'FAILED');
+    });
+  });
+}
+
+/**
+ * The mongod binary for binaryOpts: MONGOMS_SYSTEM_BINARY's, or one mongodb-memory-server has
+ * downloaded before, at once; otherwise downloaded within CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS.
+ */
+async function mongodBinary(binaryOpts, { config, progress, name, warnings }) {
+  const { DryMongoBinary } = require('mongodb-memory-server-core');
+  const found = await capturingWarnings(warnings, async () => DryMongoBinary.locateBinary(await DryMongoBinary.generateOptions(binaryOpts)));
+  if (found) return found;
+  const { version } = DryMongoBinary.getEnsuredOptions(binaryOpts);
+  return downloadMongod(binaryOpts, { timeoutMs: config.mongodDownloadTimeoutMs, progress, label: `${name} · downloading mongod ${version}`, version });
 }
 
 /** Rejects with `message` after ms; the promise itself goes on (the caller cleans up after it). */
@@ -122,6 +194,16 @@ async function checkMongodSpec({ version }, config) {
   });
 }
 
+/**
+ * The mongod `mongod` and `embedded` run where no version is named, read from the library at run
+ * time (DryMongoBinary.getEnsuredOptions: MONGOMS_VERSION, else mongodb-memory-server-core's own
+ * default, resolveConfig's DEFAULT_VERSION): { version, library } for one line.
+ */
+function defaultMongod() {
+  const { DryMongoBinary } = require('mongodb-memory-server-core');
+  return { version: DryMongoBinary.getEnsuredOptions({}).version, library: `mongodb-memory-server-core ${require('mongodb-memory-server-core/package.json').version}` };
+}
+
 /** A short reason for an error from MMS, for one line. */
 function reasonOf(err, version) {
   const message = String(err && err.message ? err.message : err);
@@ -171,12 +253,14 @@ function openLog(file) {
 
 /**
  * Starts a mongod and checks what answers. Resolves to { uri, description, version, started, stop }.
+ * Getting the binary and starting it have a budget each: a download that ends near its own
+ * deadline still leaves mongod its whole CLASSICS_MONGOD_START_TIMEOUT_MS.
  * @param name      the server's name, for its log file (<logDir>/<name>-mongod.log)
  * @param keepDir   a folder for its data that outlives the run (--keep-data), reused by --resume
+ * @param progress  the kit's progress display (run/progress.js), where a download shows
  */
-async function startMongod({ version = null, compressor = null, config, logDir = null, name = 'mongod', keepDir = null }) {
-  const { MongoInstance, MongoBinary, errors } = require('mongodb-memory-server-core');
-  const deadline = Date.now() + config.mongodDownloadTimeoutMs;
+async function startMongod({ version = null, compressor = null, config, logDir = null, name = 'mongod', keepDir = null, progress = createProgress() }) {
+  const { MongoInstance, errors } = require('mongodb-memory-server-core');
   const warnings = [];
   const systemBinary = config.mongodSystemBinary;
 
@@ -186,15 +270,12 @@ async function startMongod({ version = null, compressor = null, config, logDir =
   let actual = systemBinary ? checkedVersion(systemBinary, version, `MONGOMS_SYSTEM_BINARY=${systemBinary}`) : null;
   const binaryOpts = actual ? { version: actual } : version ? { version } : {};
   let bin;
-  const gettingBinary = capturingWarnings(warnings, () => MongoBinary.getPath(binaryOpts));
-  gettingBinary.catch(() => {}); // a download abandoned at the deadline ends on its own; no process is left
   try {
-    bin = await withTimeout(gettingBinary, Math.max(0, deadline - Date.now()),
-      `getting a mongod binary took longer than ${Math.round(config.mongodDownloadTimeoutMs / 1000)} s`);
+    bin = await mongodBinary(binaryOpts, { config, progress, name, warnings });
   } catch (err) {
-    debug('getPath: %s; warnings: %o', err.message, warnings);
+    debug('binary: %s; warnings: %o', err.message, warnings);
     const { DryMongoBinary } = require('mongodb-memory-server-core');
-    throw mongodStartError(reasonOf(err, DryMongoBinary.getEnsuredOptions(binaryOpts).version));
+    throw mongodStartError(err.reason || reasonOf(err, DryMongoBinary.getEnsuredOptions(binaryOpts).version));
   }
   if (!actual) {
     actual = checkedVersion(bin, version, `the mongod mongodb-memory-server gave (${bin})`);
@@ -207,7 +288,8 @@ async function startMongod({ version = null, compressor = null, config, logDir =
   const logFile = logDir ? path.join(logDir, `${name.replace(/[^A-Za-z0-9_.-]+/g, '_')}-mongod.log`) : null;
   const log = openLog(logFile);
   const port = await freePort();
-  const launchTimeout = Math.min(LAUNCH_TIMEOUT_MS, Math.max(1000, deadline - Date.now()));
+  // the start's own budget, whatever the download took
+  const launchTimeout = config.mongodStartTimeoutMs;
   const instance = new MongoInstance({
     instance: {
       port,
@@ -218,7 +300,10 @@ async function startMongod({ version = null, compressor = null, config, logDir =
       args: compressor ? ['--wiredTigerCollectionBlockCompressor', compressor] : [],
       launchTimeout,
     },
-    binary: binaryOpts,
+    // the binary just found or downloaded, run as it is (MongoInstance.start asks MongoBinary.getPath
+    // again, which for a systemBinary only checks the path; a second lookup would judge a
+    // downloaded file again, DryMongoBinary.locateBinary)
+    binary: { ...binaryOpts, systemBinary: bin },
   });
   checkLineByLine(instance, MongoInstance, errors.StdoutInstanceError);
   instance.on('instanceSTDOUT', (text) => log.write(text));
@@ -289,4 +374,4 @@ async function startMongod({ version = null, compressor = null, config, logDir =
   };
 }
 
-module.exports = { startMongod, checkMongodSpec, binaryVersion, reasonOf, checkLineByLine, LAUNCH_TIMEOUT_MS };
+module.exports = { startMongod, checkMongodSpec, binaryVersion, reasonOf, checkLineByLine, defaultMongod };

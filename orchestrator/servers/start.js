@@ -40,7 +40,7 @@ async function startEmbedded(ctx) {
   }
   const why = [];
   try {
-    const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir, logDir: ctx.logDir, name: 'embedded' });
+    const mongod = await startMongod({ config: ctx.config, keepDir: ctx.keepDir, logDir: ctx.logDir, name: 'embedded', progress: ctx.progress });
     ctx.log(`embedded: ${mongod.description} from mongodb-memory-server`);
     return mongod;
   } catch (err) {
@@ -129,10 +129,26 @@ async function ferretdbStartup(admin) {
   return { ...(powered ? { backendVersion: powered[1] } : {}), ...(warnings.length ? { warnings } : {}) };
 }
 
-/** Version, storage engine and flavour, read through the driver. */
+/**
+ * The server's handshake answer: `hello` (MongoDB 4.4.2 and later, FerretDB), else the legacy
+ * `isMaster` every server the driver takes still answers. Its maxWireVersion is the protocol
+ * version the driver checks against its own range (mongodb 7.9, lib/cmap/connect.js
+ * checkSupportedServer), which mongod's hello appends from its WireSpec
+ * (src/mongo/db/repl/replication_info.cpp, CmdHello: incomingExternalClient.maxWireVersion).
+ */
+async function handshake(admin) {
+  try {
+    return await admin.command({ hello: 1 });
+  } catch {
+    return admin.command({ isMaster: 1 });
+  }
+}
+
+/** Version, wire version, storage engine and flavour, read through the driver. */
 async function describeServer(client, server) {
   const admin = client.db('admin');
   const build = await admin.command({ buildInfo: 1 });
+  const hello = await handshake(admin).catch(() => ({}));
   let engine = null;
   try {
     const status = await admin.command({ serverStatus: 1 });
@@ -142,7 +158,8 @@ async function describeServer(client, server) {
   return {
     product: ferretdb ? 'FerretDB' : 'MongoDB',
     version: ferretdb || build.version,
-    wireVersion: build.version,
+    // a number (MongoDB 8.2: 27), not the version string
+    wireVersion: Number.isInteger(hello.maxWireVersion) ? hello.maxWireVersion : null,
     engine: engine || server.backend || null,
     ...(ferretdb ? await ferretdbStartup(admin) : {}),
   };

@@ -41,7 +41,10 @@
 //             save and insert never run at the same time and each phase starts on every shell
 //             at one instant; shell 0 empties the collections before the first meeting.
 //           - The time is the span from the first shell's start to the last one's end, on the
-//             Date clock (the orchestrator combines the shells' startedAt/endedAt). Each shell's
+//             Date clock (the orchestrator combines the shells' startedAt/endedAt), and beside
+//             it the span to the last shell's applied instant (appliedAt: its barrier returned):
+//             with w:0 the first is only the sending, so insert-beats-save is decided on the
+//             second, which holds the upserts' cost on the server. Each shell's
 //             performance.now() time of its own loop (hrMs) is kept in results.jsonl as a
 //             worker line; clocks of separate processes are not combined.
 //           - PARALLEL 3 is the kit's second reading of the article's test 3 (see loop.js): its
@@ -380,7 +383,7 @@ METHOD_NAMES.forEach(function (method, m) {
     scenario: 'log-inserts', test: TEST, method: method, collection: collectionName,
     iterations: TOTAL, worker: WORKER, startedAt: startedAt, endedAt: endedAt,
     ms: endedAt - startedAt, hrMs: Math.round(hrMs * 1000) / 1000,
-    appliedMs: lastApplied - firstStart,
+    appliedAt: appliedAt, appliedMs: lastApplied - firstStart,
     writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
     upsertCost: cost || undefined, upsertCostText: cost ? cost.text : undefined,
     // every record has a new _id, so each save inserts one; the count after the step checks it

@@ -39,8 +39,16 @@
 //             else the script's count of acknowledged updates (w:1, so applied). A sample is late
 //             by up to one update's round trip. The time spent sampling is left out of the send
 //             time (the loop stood still) but not out of the applied time (the server did not).
-//           - Applied: with w:0, the script polls the counter until it has grown by UPDATES (or
-//             at once where there is none), then sends the command that proves them applied.
+//           - Applied: with w:0, the applied clock stops when the command that proves every
+//             update applied returns (the barrier, on the writes' connection, queued behind
+//             them), and that command is never held back by a poll: it goes out at once after
+//             the last update unless the counter says the server still has more than three
+//             times the wait until the next once-a-second sample to do, at the rate it applied
+//             the last second; then the script sleeps until that sample, takes it, and asks
+//             again (applyWait). So the tail of mongostat's series is sampled where it is long,
+//             and a short tail (tens of ms at the quick size) is timed by the barrier alone,
+//             not by a 10 ms poll. A sleep outlives the server's work only if its rate more than
+//             tripled; the record says by how much the time may then be late (lateByAtMostMs).
 //           - Times: new Date() (the wall clock, like PHP's microtime) and performance.now();
 //             the printed line uses performance.now(), whose microseconds match microtime's.
 //           - VERIFY reads every document back: each key exactly once (in its md5 bucket), each
@@ -61,7 +69,6 @@ if (typeof PASS === 'undefined') var PASS = null;
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof VERIFY === 'undefined') var VERIFY = true;
-if (typeof POLL_MS === 'undefined') var POLL_MS = 10;
 
 db = db.getSiblingDB(DB_NAME);
 
@@ -84,8 +91,9 @@ var PREFIXES = ['baz-baz-baz-baz-baz-baz-', 'foo-foo-foo-foo-foo-foo-', 'bar-bar
 var ONE = NumberLong('1');
 var FIVE = NumberLong('5');
 var INCS_PER_UPDATE = 5;
-// Without progress a w:0 test that loses updates would wait for ever.
-var STALL_MS = 120000;
+// The barrier goes out at once unless the server's rest of the work is longer than this many
+// times the wait until the next sample (see applyWait).
+var TAIL_MARGIN = 3;
 
 function eventName(i) { return PREFIXES[i % PREFIXES.length] + i; }
 function bucketOf(name) { return crypto.createHash('md5').update(name).digest('hex').substring(0, 2); }
@@ -309,6 +317,32 @@ function identities(collection) {
   return collection.find({}, { appver: 1, deploytype: 1, g: 1, guid: 1, timeslice: 1 }).sort({ _id: 1 }).limit(DOCS).toArray();
 }
 
+// --- apply wait: pure, so a unit test can check when the barrier goes out ---
+/**
+ * After a w:0 send, how long to sleep before the next once-a-second sample, or 0 to send the
+ * barrier now. p: { now, nextSampleAt (ms), remaining (updates the counter has not seen),
+ * ratePerMs (the server's rate over the last sample, or since the first update) }. The barrier
+ * returns once the server has applied the rest, so sending it early costs nothing; only a sleep
+ * that outlasts the server's work would make the applied time late. So it sleeps only where the
+ * rest, at the server's rate, takes longer than TAIL_MARGIN times the sleep.
+ */
+function applyWait(p) {
+  if (!(p.remaining > 0) || !(p.ratePerMs > 0)) return 0;
+  var untilSample = Math.max(0, p.nextSampleAt - p.now);
+  return p.remaining / p.ratePerMs > TAIL_MARGIN * untilSample ? untilSample : 0;
+}
+
+/** The server's rate, updates per ms: over the last whole sample interval, else since t0. */
+function recentRate(samples, done, now, t0) {
+  var n = samples.length;
+  if (n >= 2) {
+    var dt = (samples[n - 1].second - samples[n - 2].second) * 1000;
+    if (dt >= 500) return samples[n - 1].updates / dt;
+  }
+  return now > t0 ? done / (now - t0) : 0;
+}
+// --- end apply wait ---
+
 function updateFor(plan, bucketed) {
   var inc = {};
   plan.keys.forEach(function (k) {
@@ -377,23 +411,37 @@ function runTest(collectionName, bucketed, progressBase) {
   var sendHrMs = sendEnd - t0 - samplingHrMs;
   var sendMs = Math.abs(new Date() - startDate) - samplingDateMs;
 
-  // Wait until the server has applied what was sent: the counter, then the proof on the writes' connection.
+  // The applied clock stops when the barrier returns (sent after the last update on its
+  // connection, so answered once the server has applied them all); while the server has far
+  // more to do than the wait until the next sample, the tail is sampled once a second first.
   var appliedBy;
+  var barrierText = null; // when the barrier went out: depends on time, so a Text field
+  var lateByAtMostMs = 0;
   if (unacknowledged.w === 1) {
     appliedBy = 'each update acknowledged (w:1)';
     takeSample(sendEnd, true);
   } else {
     var done = countSoFar();
-    var lastDone = done;
-    var lastProgressT = performance.now();
-    while (counter && done < UPDATES && performance.now() - lastProgressT < STALL_MS) {
-      sleep(POLL_MS);
+    // the last moment the counter still showed work to do: the server finished after it
+    var lastBusyT = done < UPDATES ? performance.now() : sendEnd;
+    var wait;
+    while (counter && done < UPDATES) {
       var nowWait = performance.now();
-      if (nowWait - lastSampleT >= 1000) takeSample(nowWait);
-      done = countSoFar();
-      if (done !== lastDone) { lastDone = done; lastProgressT = performance.now(); }
+      wait = applyWait({ now: nowWait, nextSampleAt: lastSampleT + 1000, remaining: UPDATES - done, ratePerMs: recentRate(samples, done, nowWait, t0) });
+      if (!wait) break;
+      sleep(wait);
+      takeSample(performance.now());
+      done = lastSampleValue;
+      if (done < UPDATES) lastBusyT = performance.now();
     }
-    appliedBy = 'a command sent after the last update on its connection returned' + (counter ? ' (once ' + counter.source.split(' (')[0] + ' had counted ' + done + ' of ' + UPDATES + ')' : '');
+    // sent while the counter showed work to do, the barrier returns at the server's last update;
+    // otherwise the server finished somewhere since lastBusyT
+    if (counter && done >= UPDATES) lateByAtMostMs = performance.now() - lastBusyT;
+    appliedBy = 'a command sent after the last update on its connection returned' + (counter ? ' (the tail sampled from ' + counter.source.split(' (')[0] + ')' : '');
+    if (counter) {
+      barrierText = 'the barrier went out when the counter had seen ' + done + ' of ' + UPDATES + ' updates' +
+        (lateByAtMostMs ? ': all applied already, so the applied time may be late by up to ' + lateByAtMostMs.toFixed(1) + ' ms' : ', so it returned at the last one');
+    }
   }
   barrier(writer);
   var appliedT = performance.now();
@@ -408,7 +456,7 @@ function runTest(collectionName, bucketed, progressBase) {
 
   print('Updated ' + UPDATES + ' documents in ' + (sendHrMs / 1000).toFixed(6) + ' seconds (avg: ' +
     (sendHrMs / 1000 / UPDATES).toFixed(6) + '/document)');
-  print('  ' + collectionName + ': applied after ' + (appliedHrMs / 1000).toFixed(6) + ' seconds (' + appliedBy + '); stats.events ' +
+  print('  ' + collectionName + ': applied after ' + (appliedHrMs / 1000).toFixed(6) + ' seconds (' + appliedBy + (barrierText ? '; ' + barrierText : '') + '); stats.events ' +
     eventsBefore + ' -> ' + eventsAfter + ', expected ' + expected);
   print('  plan: ' + plan.text);
   print('  second   updates since the line before (' + source + ')');
@@ -416,7 +464,7 @@ function runTest(collectionName, bucketed, progressBase) {
 
   return {
     collection: collectionName, bucketed: bucketed, targets: targets, plan: plan,
-    ms: sendMs, hrMs: sendHrMs, appliedMs: appliedMs, appliedHrMs: appliedHrMs, appliedBy: appliedBy,
+    ms: sendMs, hrMs: sendHrMs, appliedMs: appliedMs, appliedHrMs: appliedHrMs, appliedBy: appliedBy, barrierText: barrierText, lateByAtMostMs: lateByAtMostMs,
     samplingMs: samplingHrMs, source: source, samples: samples,
     eventsBefore: eventsBefore, eventsAfter: eventsAfter, eventsExpected: expected
   };
@@ -491,7 +539,7 @@ results.forEach(function (r) {
     scenario: 'many-keys', step: 'update', pass: PASS, collection: r.collection, schema: r.collection, kind: 'update',
     updates: UPDATES, docs: r.targets.length, keys: KEYS,
     ms: r.ms, hrMs: round3(r.hrMs), seconds: Math.round(r.hrMs) / 1000,
-    appliedMs: r.appliedMs, appliedHrMs: round3(r.appliedHrMs), appliedBy: r.appliedBy,
+    appliedMs: r.appliedMs, appliedHrMs: round3(r.appliedHrMs), appliedBy: r.appliedBy, barrierText: r.barrierText, lateByAtMostMs: round3(r.lateByAtMostMs),
     appliedSeconds: r.appliedHrMs === null ? null : Math.round(r.appliedHrMs) / 1000,
     rate: r.appliedHrMs === null ? null : Math.round(UPDATES / r.appliedHrMs * 1000 * 10) / 10,
     sendRate: Math.round(UPDATES / r.hrMs * 1000 * 10) / 10,

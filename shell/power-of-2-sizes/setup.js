@@ -29,6 +29,9 @@
 //           - insertOne for the shell's deprecated insert(): the same single-document write.
 //           - Beside the article's Date sum (whole milliseconds per operation, so sub-ms
 //             operations count as 0 or 1), a performance.now() sum of the same operations.
+//           - The server's own time on each collection over the loop ($collStats latencyStats,
+//             serverMs and serverOps), read just before the loop and after the barrier, so the
+//             collMod, the probe and the drops before it are not counted (the server time block).
 //           - Prints one JSON line per collection for the orchestrator; SEED swaps Math.random
 //             for a seeded generator so two runs send the same operations (default: Math.random).
 // Sizes:    DOCS is the number of documents (the article's i<=1000000 loop makes 1,000,001).
@@ -130,6 +133,72 @@ function unacknowledgedWrites(dbName) {
 }
 // --- end unacknowledged writes ---
 
+// --- server time: the same text in every script that reads the server's own time around its timed loops (a test holds the copies equal) ---
+// The server's own time on each collection over the timed loops alone: mongod keeps it per
+// collection in memory (Top, src/mongo/db/stats/top.cpp; $collStats latencyStats: reads, writes
+// and commands), from the first operation on a name until the collection is dropped or mongod
+// restarts. Read just before the loops and again after the barrier, it counts their writes and
+// none of the script's untimed reads and probes. A latency read can count itself (mongod records
+// an aggregate as it releases the collection, before $collStats samples: AutoStatsTracker,
+// src/mongo/db/db_raii.cpp, and run_aggregate.cpp), so the baseline reads twice: the second
+// read's share is what the read after the loops adds, and is left out.
+
+function latencyNumber(v) { return typeof v === 'number' ? v : (v && typeof v.toNumber === 'function' ? v.toNumber() : Number(v)); }
+
+/** A collection's latency counters summed over reads, writes, commands and shards: { micros, ops }, or null. */
+function latencyTotal(collection) {
+  var docs;
+  try {
+    docs = collection.aggregate([{ $collStats: { latencyStats: {} } }]).toArray();
+  } catch (e) {
+    return null; // a server that keeps none (FerretDB), or a user who may not read them
+  }
+  var total = null;
+  docs.forEach(function (doc) {
+    var l = doc && doc.latencyStats;
+    if (!l || !l.writes) return;
+    total = total || { micros: 0, ops: 0 };
+    ['reads', 'writes', 'commands'].forEach(function (kind) {
+      if (!l[kind]) return;
+      total.micros += latencyNumber(l[kind].latency);
+      total.ops += latencyNumber(l[kind].ops);
+    });
+  });
+  return total;
+}
+
+/** Just before the timed loops: the counters of each named collection. */
+function serverTimeStart(dbHandle, names) {
+  var base = {};
+  names.forEach(function (name) {
+    var first = latencyTotal(dbHandle.getCollection(name));
+    var second = first && latencyTotal(dbHandle.getCollection(name));
+    base[name] = second && {
+      micros: second.micros, ops: second.ops,
+      readMicros: Math.max(0, second.micros - first.micros), readOps: Math.max(0, second.ops - first.ops)
+    };
+  });
+  return { db: dbHandle, base: base };
+}
+
+/**
+ * After the loops and the barrier (every write applied): { name: { serverMs, serverOps } }, or
+ * null for a collection whose server keeps no counters or whose counters started again.
+ */
+function serverTimeEnd(start) {
+  var out = {};
+  Object.keys(start.base).forEach(function (name) {
+    var base = start.base[name];
+    var now = base && latencyTotal(start.db.getCollection(name));
+    out[name] = now && now.ops >= base.ops ? {
+      serverMs: Math.round(Math.max(0, now.micros - base.micros - base.readMicros)) / 1000,
+      serverOps: Math.max(0, now.ops - base.ops - base.readOps)
+    } : null;
+  });
+  return out;
+}
+// --- end server time ---
+
 function tryUsePowerOf2Sizes(collectionName) {
   var engine = null;
   try { engine = db.serverStatus().storageEngine.name; } catch (e) { /* FerretDB has no storageEngine */ }
@@ -168,6 +237,8 @@ var noPowerOf2HrMilliseconds = 0;
 var powerOf2HrMilliseconds = 0;
 var progressEvery = Math.max(1, Math.floor(DOCS / 100));
 
+// the server's counters from here: the untimed reads and probes above are not the loops'
+var serverTimeBase = serverTimeStart(db, ['noPowerOf2Sizes', 'powerOf2Sizes']);
 var loopStart = performance.now();
 for (var i = 0; i < DOCS; i++) {
   myArray = new Array();
@@ -192,6 +263,7 @@ barrier(client);
 var appliedHrMilliseconds = performance.now() - loopStart;
 var barrierHrMilliseconds = performance.now() - lastSent;
 closeConnection(client);
+var serverTime = serverTimeEnd(serverTimeBase);
 
 print('noPowerOf2 ' + noPowerOf2Milliseconds);
 print('powerOf2 ' + powerOf2Milliseconds);
@@ -206,6 +278,8 @@ print('applied after ' + Math.round(appliedHrMilliseconds) + ' ms (both collecti
     appliedHrMs: Math.round(appliedHrMilliseconds * 1000) / 1000, barrierHrMs: Math.round(barrierHrMilliseconds * 1000) / 1000,
     writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
     ops: { inserts: DOCS }, inserted: DOCS, removed: 0,
-    usePowerOf2Sizes: c[0] === 'powerOf2Sizes' ? powerOf2 : null
+    usePowerOf2Sizes: c[0] === 'powerOf2Sizes' ? powerOf2 : null,
+    // the server's own time over the timed loop (left out where it keeps none)
+    serverMs: serverTime[c[0]] ? serverTime[c[0]].serverMs : undefined, serverOps: serverTime[c[0]] ? serverTime[c[0]].serverOps : undefined
   }));
 });

@@ -10,7 +10,10 @@
 //             2 time range: find({ time: { $gte, $lt } }), every ticker's candles in an interval
 //             3 whole day:  find({ date }), all candles of the day
 //           Then the article's little-memory rerun: the same queries again with the server's
-//           cache cut to CACHE_MB, where the script may and can do that (see Changes).
+//           cache cut to CACHE_MB, where the script may and can do that (see Changes). Beside
+//           each query type, the pages WiredTiger read into its cache for it (collStats
+//           wiredTiger.cache "pages read into cache" of the candles' table): the reads that
+//           missed the cache, the only ones that read a block from the file and decompress it.
 // Writes:   none: this script only reads (load.js wrote, acknowledged).
 // Faithful: 10,000 queries by ticker drawn from a random sample of 200 tickers; 10 random time
 //           intervals, each queried many times; then the whole day; microseconds averaged per
@@ -41,9 +44,19 @@
 //             cache still holds the data files on a machine with RAM to spare, so a cache miss
 //             costs a copy and a decompression, not the disk read the article's 1 GB VMs paid.
 //             The cut never goes below 256 MB, mongod's own floor for its cache
-//             (wiredTigerCacheSizeGB 0.25): smaller caches can wedge eviction. The JSON line
+//             (wiredTigerCacheSizeGB 0.25): smaller caches can wedge eviction. Where the cache
+//             already is no larger (mongod's default is the larger of half of RAM less 1 GB and
+//             256 MB, so 256 MB on a 1.5 GB machine or container), the cut is "not applied: the
+//             cache was already this small" and both runs read with the same cache. The JSON line
 //             says how the data and indexes (collStats size + totalIndexSize) compare with the
 //             cache (dataPerCache); where they do not outgrow it, little memory is not little.
+//           - What the two runs are: MongoDB keeps a collection's data uncompressed in the
+//             WiredTiger cache and decompresses a block only when a read misses the cache and
+//             fetches it from the file. The own-memory run comes right after load.js, with every
+//             page it wrote still in the cache: its reads decompress nothing, whatever the
+//             compressor (its pages read into the cache are ~0, and say so). The little-memory
+//             run, where the data outgrows the cut cache, is the one whose reads miss it: the
+//             kit's zstd question about reads is decided there, never on the own-memory run.
 //           - Cursors are counted with itcount(): every candle is fetched and decoded as a
 //             client reading them would, without holding 1.4M documents in the shell at once.
 //           - Runs in its own database (DB_NAME, prefix classics_); one JSON line per query
@@ -207,6 +220,23 @@ function configuredCacheBytes() {
   } catch (e) { return null; }
 }
 
+/**
+ * The pages and bytes WiredTiger has read into its cache from the candles' table file since
+ * mongod started (collStats wiredTiger.cache), or null where there is no WiredTiger (FerretDB).
+ * The table holds the collection's documents, the blocks the block compressor compresses
+ * (indexes have prefix compression of their own, not the block compressor).
+ */
+function cacheReads() {
+  try {
+    var stats = db.runCommand({ collStats: 'candles' });
+    var cache = stats.ok && stats.wiredTiger && stats.wiredTiger.cache;
+    if (cache && cache['pages read into cache'] !== undefined) {
+      return { pages: Number(cache['pages read into cache']), bytes: Number(cache['bytes read into cache']) };
+    }
+  } catch (e) { /* collStats refused */ }
+  return null;
+}
+
 /** The candles' data and indexes in bytes (collStats), to set beside the cache. */
 function dataBytes() {
   try {
@@ -230,6 +260,25 @@ function lowerCache(mb) {
   return result;
 }
 
+// --- cache cut: pure, so a unit test can check the decision ---
+/**
+ * Whether cutting the cache to mb would change it: { cut, reason }. mongod's default cache is
+ * the larger of 50% of (RAM - 1 GB) and 256 MB, so on a machine or container of 1.5 GB or less it
+ * already is the 256 MB the cut asks for: setting it again changes nothing, and both runs would
+ * read with the same cache.
+ */
+function cacheCutDecision(previousBytes, mb) {
+  var targetBytes = mb * 1024 * 1024;
+  if (previousBytes <= targetBytes) {
+    return {
+      cut: false,
+      reason: 'the cache was already this small (' + previousBytes + ' bytes configured, ' + targetBytes + ' asked for), so the little-memory reads ran with the same cache as the own-memory ones'
+    };
+  }
+  return { cut: true, reason: null };
+}
+// --- end cache cut ---
+
 function lowerCacheTo(mb) {
   var product = productOf();
   if (!SERVER_OWNED_BY_KIT) {
@@ -239,6 +288,8 @@ function lowerCacheTo(mb) {
   if (!previousBytes) {
     return { outcome: 'not applied', reason: product + ' has no WiredTiger cache to resize (serverStatus has no wiredTiger.cache), so the reads ran with the memory it has' };
   }
+  var decision = cacheCutDecision(previousBytes, mb);
+  if (!decision.cut) return { outcome: 'not applied', reason: decision.reason, previousBytes: previousBytes };
   var res;
   try {
     res = db.adminCommand({ setParameter: 1, wiredTigerEngineRuntimeConfig: 'cache_size=' + mb + 'M' });
@@ -281,13 +332,26 @@ var done = 0;
 /** Runs the plan once; per query type: latency samples (µs), Date and hr sums, count checks. */
 function runPlan() {
   var results = {};
-  TYPES.forEach(function (t) { results[t.query] = { samples: [], ms: 0, hrMs: 0, returned: 0, expected: 0, mismatches: 0, firstMismatch: null }; });
+  TYPES.forEach(function (t) { results[t.query] = { samples: [], ms: 0, hrMs: 0, returned: 0, expected: 0, mismatches: 0, firstMismatch: null, cacheReads: null }; });
   var startDate;
   var t0;
   var elapsed;
   var returned;
+  // the plan runs one query type after another: the cache's counters are read, untimed, as each starts and ends
+  var type = null;
+  var cacheBefore = null;
+  function endType() {
+    if (type === null) return;
+    var after = cacheReads();
+    results[type].cacheReads = cacheBefore && after ? { pages: after.pages - cacheBefore.pages, bytes: after.bytes - cacheBefore.bytes } : null;
+  }
   for (var n = 0; n < plan.length; n++) {
     var q = plan[n];
+    if (q.query !== type) {
+      endType();
+      type = q.query;
+      cacheBefore = cacheReads();
+    }
     var r = results[q.query];
     var cursor = cursorOf(q);
 
@@ -307,6 +371,7 @@ function runPlan() {
     done++;
     if (PROGRESS && done % progressEvery === 0) print(JSON.stringify({ progress: done, of: totalQueries }));
   }
+  endType();
   return results;
 }
 
@@ -330,9 +395,11 @@ runs.forEach(function (run) {
     var r = results[t.query];
     if (!r.samples.length) return;
     var s = histogramSummary(r.samples);
+    var perQuery = r.cacheReads ? Math.round(r.cacheReads.pages / s.queries * 100) / 100 : null;
     print(run + ', ' + t.test + ': ' + s.queries + ' queries, mean ' + s.meanUs + ' us, p50 ' + s.p50Us + ' us, p95 ' + s.p95Us +
       ' us, p99 ' + s.p99Us + ' us; ' + r.returned + ' candles returned, ' + r.expected + ' expected' +
-      (r.mismatches ? ' (' + r.mismatches + ' queries returned the wrong count)' : ''));
+      (r.mismatches ? ' (' + r.mismatches + ' queries returned the wrong count)' : '') +
+      (r.cacheReads ? '; ' + r.cacheReads.pages + ' pages read into the cache (' + perQuery + ' a query)' : ''));
     lines.push({
       scenario: 'trade-candles', step: 'read', pass: PASS, run: run, query: t.query,
       test: t.test + (PASS > 1 ? ' (pass ' + PASS + ')' : ''),
@@ -340,7 +407,11 @@ runs.forEach(function (run) {
       percentilesFrom: s.percentilesFrom,
       ms: r.ms, hrMs: Math.round(r.hrMs * 1000) / 1000,
       returned: r.returned, expected: r.expected, mismatches: r.mismatches, countsOk: r.mismatches === 0, firstMismatch: r.firstMismatch,
-      memory: memory, lowMemory: lowMemory, planSeed: PLAN_SEED
+      memory: memory, lowMemory: lowMemory, planSeed: PLAN_SEED,
+      // the reads that missed the cache (and decompressed a block): left out where there is no WiredTiger
+      cacheReadPages: r.cacheReads ? r.cacheReads.pages : undefined,
+      cacheReadBytes: r.cacheReads ? r.cacheReads.bytes : undefined,
+      cachePagesPerQuery: perQuery === null ? undefined : perQuery
     });
   });
   print('');

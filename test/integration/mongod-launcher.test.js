@@ -12,13 +12,15 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const http = require('node:http');
+const { spawn, execFileSync } = require('node:child_process');
 const { invokeOrchestrate } = require('../helpers/cli');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { readRun } = require('../../orchestrator/results/reader');
 const { waitFor } = require('../helpers/wait');
 const { newTag, processesWithTag } = require('../helpers/processes');
-const { STAND_IN, notMongodReason, skipUnless, unavailableReason } = require('../helpers/servers');
+const { STAND_IN, notMongodReason, skipUnless, unavailableReason, config } = require('../helpers/servers');
 const { freePort } = require('../../orchestrator/servers/net');
 const { binaryVersion } = require('../../orchestrator/servers/mongod');
 
@@ -71,10 +73,68 @@ function standInEnv(knobs = {}) {
   };
 }
 
+/**
+ * The archive a slow mirror serves, named as MONGOMS_ARCHIVE_NAME gives it to mongodb-memory-server,
+ * which reads the version from the name (DryMongoBinary.parseArchiveNameRegex): its default one.
+ */
+const ARCHIVE = `mongodb-linux-x86_64-debian12-${require('mongodb-memory-server-core/lib/util/resolveConfig').DEFAULT_VERSION}.tgz`;
+
+/**
+ * A download mirror for mongodb-memory-server on 127.0.0.1 (MONGOMS_DOWNLOAD_MIRROR): it serves,
+ * in 20 pieces over `seconds`, a tarball that holds the stand-in as bin/mongod (with the
+ * Content-Length MMS requires), and the tarball's .md5 that MMS checks it against.
+ */
+async function slowMirror(base, { seconds }) {
+  const top = path.join(base, 'mirror', ARCHIVE.replace(/\.tgz$/, ''));
+  fs.mkdirSync(path.join(top, 'bin'), { recursive: true });
+  fs.copyFileSync(STAND_IN, path.join(top, 'bin', 'mongod'));
+  fs.chmodSync(path.join(top, 'bin', 'mongod'), 0o755);
+  const archive = path.join(base, 'mirror', ARCHIVE);
+  execFileSync('tar', ['czf', archive, '-C', path.dirname(top), path.basename(top)]);
+  const body = fs.readFileSync(archive);
+  const md5 = `${crypto.createHash('md5').update(body).digest('hex')}  ${ARCHIVE}\n`;
+  const served = { requests: [], finished: 0, cut: 0 };
+  const server = http.createServer((req, res) => {
+    served.requests.push(req.url);
+    if (req.url.endsWith(`/${ARCHIVE}.md5`)) return res.end(md5);
+    if (!req.url.endsWith(`/${ARCHIVE}`)) { res.statusCode = 404; return res.end(); }
+    res.writeHead(200, { 'content-type': 'application/gzip', 'content-length': body.length });
+    const pieces = 20;
+    let sent = 0;
+    const timer = setInterval(() => {
+      const next = Math.ceil(body.length * (sent + 1) / pieces);
+      res.write(body.subarray(Math.ceil(body.length * sent / pieces), next));
+      sent += 1;
+      if (sent === pieces) { clearInterval(timer); res.end(); served.finished += 1; }
+    }, (seconds * 1000) / pieces);
+    res.on('close', () => { if (sent < pieces) { clearInterval(timer); served.cut += 1; } });
+    return undefined;
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    served,
+    env: {
+      MONGOMS_SYSTEM_BINARY: '',
+      MONGOMS_DOWNLOAD_MIRROR: `http://127.0.0.1:${server.address().port}`,
+      MONGOMS_USE_HTTP: 'true',
+      MONGOMS_ARCHIVE_NAME: ARCHIVE,
+      MONGOMS_DOWNLOAD_DIR: path.join(base, 'downloads'),
+      // the stand-in runs from the download folder: it finds FerretDB here
+      CLASSICS_FERRETDB_BIN: config.ferretdbBin,
+      MONGOD_STAND_IN_MODE: 'serve',
+      MONGOD_STAND_IN_VERSION: '',
+    },
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
+  };
+}
+
 /** The lines a command wrote to stderr, without npm's or Node's own noise. */
 function errorLines(result) {
   return result.stderr.split('\n').filter((l) => l.trim() && !/^npm warn/.test(l));
 }
+
+/** Every line but the one the kit writes when the test's Ctrl-C stops it. */
+const notTheCtrlC = (line) => !/^SIGINT: stopping the servers/.test(line);
 
 /** The parent of a process, or null once it is gone. */
 function parentOf(pid) {
@@ -113,6 +173,25 @@ function whileRunning(child, ready, timeoutMs = 60000) {
       return setTimeout(tick, 100);
     };
     tick();
+  });
+}
+
+/**
+ * Runs `orchestrate serve SPEC` in the sandbox until it prints its server's URI, then presses
+ * Ctrl-C; whenServing({ ms }) sees it serving first (ms: since it was started).
+ */
+function serveThenCtrlC(spec, box, { whenServing = () => {}, timeoutMs = 60000 } = {}) {
+  let stdout = '';
+  const started = Date.now();
+  return invokeOrchestrate(['serve', spec, '--out', box.out], {
+    env: box.env,
+    onSpawn: (child) => {
+      child.stdout.on('data', (d) => { stdout += d; });
+      whileRunning(child, () => / at mongodb:\/\//.test(stdout), timeoutMs).then((ok) => {
+        if (ok) whenServing({ ms: Date.now() - started });
+        child.kill('SIGINT');
+      });
+    },
   });
 }
 
@@ -163,6 +242,8 @@ function launcherTests({ binary, asked, env, real }) {
       const run = readRun(box.out);
       assert.deepEqual(run.failures, []);
       const [server] = run.servers;
+      // the handshake's maxWireVersion, a number the driver checks (never the version string)
+      assert.ok(Number.isInteger(server.wireVersion) && server.wireVersion >= 9, `wireVersion ${JSON.stringify(server.wireVersion)}`);
       if (real) {
         assert.equal(server.product, 'MongoDB');
         assert.equal(server.version, asked);
@@ -259,7 +340,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
   });
 
   it('stops a start that never becomes ready, in one line, and leaves no process and no folder', async () => {
-    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_TIMEOUT_MS: '4000' }));
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_START_TIMEOUT_MS: '4000' }));
     const seen = [];
     try {
       const result = await invokeOrchestrate(['serve', 'mongod', '--out', box.out], {
@@ -317,20 +398,10 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
   });
 
   it('embedded, when mongod never becomes ready, stops it and removes its folder before falling back, and says why', async () => {
-    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_TIMEOUT_MS: '4000' }));
+    const box = sandbox(standInEnv({ MONGOD_STAND_IN_MODE: 'never-ready', CLASSICS_MONGOD_START_TIMEOUT_MS: '4000' }));
     const during = {};
     try {
-      let stdout = '';
-      const result = await invokeOrchestrate(['serve', 'embedded', '--out', box.out], {
-        env: box.env,
-        onSpawn: (child) => {
-          child.stdout.on('data', (d) => { stdout += d; });
-          whileRunning(child, () => / at mongodb:\/\//.test(stdout)).then((ok) => {
-            if (ok) Object.assign(during, { processes: processesWithTag(box.tag), folders: box.leftFolders() });
-            child.kill('SIGINT');
-          });
-        },
-      });
+      const result = await serveThenCtrlC('embedded', box, { whenServing: () => Object.assign(during, { processes: processesWithTag(box.tag), folders: box.leftFolders() }) });
       assert.equal(result.code, 130, result.stderr);
       assert.match(result.stdout, new RegExp(`${EMBEDDED_FALLBACK}, because no mongod could be started \\(mongod did not say "Waiting for connections" within [34] s\\)${FERRETDB2_WHY}$`, 'm'));
       assert.ok(during.processes, 'the fallback served');
@@ -358,6 +429,59 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
       assert.deepEqual(await box.leftovers(), []);
       assert.deepEqual(box.leftFolders(), []);
     } finally { box.cleanup(); }
+  });
+
+  describe('a mongod that must be downloaded (a slow mirror on 127.0.0.1 serving the stand-in)', () => {
+    const { DEFAULT_VERSION } = require('mongodb-memory-server-core/lib/util/resolveConfig');
+
+    it('shows the download as one line of progress on stderr, nothing of mongodb-memory-server\'s on stdout, and gives the start its whole budget after it', async () => {
+      const box = sandbox();
+      const mirror = await slowMirror(box.base, { seconds: 2 });
+      // under one deadline for both (the old 8 s), a download of 2-3 s would leave a start that
+      // takes 8 s no more than 5-6 s; with a budget each, the start has its own 30 s
+      Object.assign(box.env, mirror.env, { CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS: '8000', CLASSICS_MONGOD_START_TIMEOUT_MS: '30000', MONGOD_STAND_IN_READY_DELAY: '8' });
+      let ready = null;
+      try {
+        const result = await serveThenCtrlC('mongod', box, { whenServing: ({ ms }) => { ready = ms; }, timeoutMs: 90000 });
+        assert.equal(result.code, 130, result.stderr);
+        assert.deepEqual(errorLines(result).filter(notTheCtrlC).map((l) => l.replace(/in [\d.]+ s$/, 'in N s')), [`mongod · downloading mongod ${DEFAULT_VERSION} · done in N s`]);
+        assert.doesNotMatch(result.stdout + result.stderr, /Downloading MongoDB/, 'mongodb-memory-server printed nothing of its own');
+        assert.match(result.stdout, new RegExp(`^mongod: FerretDB v[\\d.]+ behind ${box.base}/downloads/\\S+, which says it is mongod ${DEFAULT_VERSION.replace(/\./g, '\\.')} but is not a mongod at mongodb://`, 'm'));
+        assert.deepEqual(mirror.served.requests, [`/linux/${ARCHIVE}`, `/linux/${ARCHIVE}.md5`]);
+        assert.equal(mirror.served.finished, 1);
+        // the stand-in took 8 s to be ready after a download of 2-3 s: under one deadline of 8 s for
+        // both, it would have been stopped
+        assert.ok(ready > 8000, `ready ${ready} ms after the run began`);
+        assert.deepEqual(await box.leftovers(), []);
+        assert.deepEqual(box.leftFolders(), []);
+      } finally {
+        await mirror.close();
+        box.cleanup();
+      }
+    });
+
+    it('stops a download past its own budget, leaves nothing of it running, and embedded falls back saying why', async () => {
+      const box = sandbox();
+      const mirror = await slowMirror(box.base, { seconds: 20 });
+      Object.assign(box.env, mirror.env, { CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS: '2000' });
+      const during = {};
+      try {
+        const result = await serveThenCtrlC('embedded', box, { whenServing: () => { during.processes = processesWithTag(box.tag); } });
+        assert.equal(result.code, 130, result.stderr);
+        assert.match(result.stdout, new RegExp(`^embedded: FerretDB on (PostgreSQL [^,]+|SQLite), because no mongod could be started \\(downloading mongod ${DEFAULT_VERSION.replace(/\./g, '\\.')} took longer than its 2 s \\(CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS\\)\\)$`, 'm'));
+        assert.deepEqual(errorLines(result).filter(notTheCtrlC).map((l) => l.replace(/in [\d.]+ s$/, 'in N s')), [`embedded · downloading mongod ${DEFAULT_VERSION} · stopped at its 2 s budget in N s`]);
+        assert.doesNotMatch(result.stdout + result.stderr, /Downloading MongoDB/);
+        assert.ok(during.processes, 'the fallback served');
+        assert.deepEqual(during.processes.filter((p) => /mongod-download\.js/.test(p.cmd)), [], 'no download goes on behind the fallback');
+        await waitFor(() => mirror.served.cut === 1, 5000).catch(() => {});
+        assert.deepEqual([mirror.served.cut, mirror.served.finished], [1, 0], 'the mirror saw the download stop');
+        assert.deepEqual(await box.leftovers(), []);
+        assert.deepEqual(box.leftFolders(), []);
+      } finally {
+        await mirror.close();
+        box.cleanup();
+      }
+    });
   });
 
   describe('servers older than the driver takes (4.4)', () => {

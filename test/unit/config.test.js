@@ -22,10 +22,12 @@ describe('configuration', () => {
   });
 
   it('reads each variable from the environment, else its default', () => {
-    const config = resolveConfig({ CLASSICS_MONGOD_TIMEOUT_MS: '5000', CLASSICS_SHELL_DIR: '/x' });
+    const config = resolveConfig({ CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS: '5000', CLASSICS_MONGOD_START_TIMEOUT_MS: '7000', CLASSICS_SHELL_DIR: '/x' });
     assert.equal(config.mongodDownloadTimeoutMs, 5000);
+    assert.equal(config.mongodStartTimeoutMs, 7000, 'the start has a budget of its own');
     assert.equal(config.shellDir, '/x');
-    assert.equal(resolveConfig({}).mongodDownloadTimeoutMs, 120000);
+    assert.equal(resolveConfig({}).mongodDownloadTimeoutMs, 600000);
+    assert.equal(resolveConfig({}).mongodStartTimeoutMs, 60000);
   });
 
   it('no module but config.js spells the kit\'s database prefix or reads a CLASSICS_ variable', () => {

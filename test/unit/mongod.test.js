@@ -113,6 +113,26 @@ describe('server specs a mongod cannot be had for, and URIs with TLS files', () 
   });
 });
 
+describe('which mongod runs where none is named', () => {
+  it('is read from mongodb-memory-server when the kit runs, and the README names the same one', () => {
+    const { DEFAULT_VERSION } = require('mongodb-memory-server-core/lib/util/resolveConfig');
+    const { defaultMongod } = require('../../orchestrator/servers/mongod');
+    const saved = process.env.MONGOMS_VERSION;
+    delete process.env.MONGOMS_VERSION;
+    try {
+      assert.deepEqual(defaultMongod(), { version: DEFAULT_VERSION, library: `mongodb-memory-server-core ${require('mongodb-memory-server-core/package.json').version}` });
+      process.env.MONGOMS_VERSION = '8.0.4';
+      assert.equal(defaultMongod().version, '8.0.4', 'MONGOMS_VERSION, as the library reads it');
+    } finally {
+      if (saved === undefined) delete process.env.MONGOMS_VERSION; else process.env.MONGOMS_VERSION = saved;
+    }
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const [major, minor] = require('mongodb-memory-server-core/package.json').version.split('.');
+    assert.ok(readme.includes(`MongoDB ${DEFAULT_VERSION} with mongodb-memory-server-core ${major}.${minor}, the one package-lock.json holds`),
+      `the README names mongodb-memory-server's default mongod, ${DEFAULT_VERSION}`);
+  });
+});
+
 describe('the mongod stand-in is never taken for a mongod', () => {
   it('is executable, and reports mongodb-memory-server\'s default version unless told another', () => {
     fs.accessSync(STAND_IN, fs.constants.X_OK);

@@ -40,5 +40,17 @@ describe('parallel workers', () => {
     assert.equal(insert.workersOverlapped, true);
     assert.equal(insert.worker, undefined);
     assert.equal(save.workersOverlapped, false, 'one after the other is not parallel');
+    assert.equal(insert.appliedMs, undefined, 'no applied time where the shells printed no applied instant');
+  });
+
+  it('spans the first start to the last shell\'s applied instant where every shell printed one', () => {
+    const lines = [
+      { collection: 'log', worker: 0, startedAt: 1000, endedAt: 3000, appliedAt: 3900, appliedMs: 9, inserted: 5, removed: 0 },
+      { collection: 'log', worker: 1, startedAt: 1010, endedAt: 3200, appliedAt: 4200, appliedMs: 9, inserted: 5, removed: 0 },
+    ];
+    const [log] = combineWorkerLines(lines, ['collection']);
+    assert.equal(log.ms, 2200, 'the send span');
+    assert.equal(log.appliedMs, 3200, 'the first start to the last applied instant, the same clock as ms');
+    assert.equal(log.appliedAt, undefined, 'a shell\'s own instant is not the combined record\'s');
   });
 });

@@ -1,35 +1,31 @@
 'use strict';
-// The server-side time per step, on a stand-in for mongod's per-collection latency counters (Top,
+// The server-side time of a pass, on a stand-in for mongod's per-collection latency counters (Top,
 // src/mongo/db/stats/top.cpp) that behaves as the server's source reads: counters per namespace,
-// started by the first operation on a name (a $collStats read of a missing collection too), erased
-// when an existing collection is dropped (a drop of a missing one erases nothing), lost on a
-// restart; a $collStats read is recorded either before it samples (as run_aggregate.cpp releases
-// the collection before it runs such a pipeline) or after, and the tests run both ways.
+// started by the first operation on a name (a $collStats read of a missing collection too),
+// erased when a collection is dropped, lost on a restart; a $collStats read is recorded either
+// before it samples (as run_aggregate.cpp releases the collection before it runs such a
+// pipeline) or after, and the tests run both ways. What runs against it is the scripts' own
+// server time block (shell/power-of-2-sizes/pass.js, held equal in setup.js by the shared-blocks
+// test), in a VM context as mongosh runs it: the counters read just before the timed loops and
+// after the barrier, so a pass's untimed reads and probes are not its server time.
 const assert = require('node:assert/strict');
-const { ServerTime, latencyTotal, checkpointPolicy, settleSizes, readCollectionStats } = require('../../orchestrator/run/stats');
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const { checkpointPolicy, settleSizes, readCollectionStats } = require('../../orchestrator/run/stats');
+
+const PASS = fs.readFileSync(path.join(__dirname, '..', '..', 'shell', 'power-of-2-sizes', 'pass.js'), 'utf8');
+const BLOCK = /\/\/ --- server time[^\n]*\n[\s\S]*?\/\/ --- end server time ---/.exec(PASS)[0];
+
+/** A BSON Long as mongosh hands it over (not promoted to a number). */
+const long = (n) => ({ toNumber: () => n });
 
 class FakeMongod {
-  constructor({ readsCountThemselves, readCost = () => 40 }) {
+  constructor({ readsCountThemselves, readCost = () => 40, keepsLatency = true }) {
     this.readsCountThemselves = readsCountThemselves;
     this.readCost = readCost;
+    this.keepsLatency = keepsLatency;
     this.top = new Map();
-    this.uuids = new Map();
-    this.nextUuid = 1;
-    this.script = new Map(); // what the script did since the kit last asked: the answer a delta should give
-    const latency = async (name) => {
-      const cost = this.readCost();
-      if (this.readsCountThemselves) this.record(name, cost);
-      const entry = this.top.get(name) || { ops: 0, micros: 0 };
-      this.top.set(name, entry);
-      const seen = { ...entry };
-      if (!this.readsCountThemselves) this.record(name, cost);
-      return seen;
-    };
-    this.probe = {
-      collection: async (name) => ({ exists: this.uuids.has(name), uuid: this.uuids.get(name) ?? null }),
-      latency,
-      selfCounted: async () => (await latency(`never-used-${Math.random()}`)).ops > 0,
-    };
   }
 
   record(name, micros) {
@@ -39,167 +35,126 @@ class FakeMongod {
     this.top.set(name, entry);
   }
 
-  // ---- what a script does
-  op(name, micros) {
-    if (!this.uuids.has(name)) this.uuids.set(name, `uuid-${this.nextUuid++}`);
-    this.record(name, micros);
-    const s = this.script.get(name) || { ops: 0, micros: 0 };
-    this.script.set(name, { ops: s.ops + 1, micros: s.micros + micros });
+  /** A $collStats latencyStats read, as the server answers it. */
+  latencyRead(name) {
+    if (!this.keepsLatency) throw new Error('$collStats latencyStats is not implemented');
+    const cost = this.readCost();
+    if (this.readsCountThemselves) this.record(name, cost);
+    const entry = this.top.get(name) || { ops: 0, micros: 0 };
+    this.top.set(name, entry);
+    const seen = { ...entry };
+    if (!this.readsCountThemselves) this.record(name, cost);
+    return [{ ns: `db.${name}`, latencyStats: { reads: { latency: long(0), ops: long(0) }, writes: { latency: long(seen.micros), ops: long(seen.ops) }, commands: { latency: long(0), ops: long(0) } } }];
+  }
+
+  /** What the script's `db` is to the block: getCollection(name).aggregate([...]).toArray(). */
+  get db() {
+    return {
+      getCollection: (name) => ({
+        aggregate: (pipeline) => {
+          // (the pipeline comes from the script's realm: compared as JSON)
+          if (JSON.stringify(pipeline) !== '[{"$collStats":{"latencyStats":{}}}]') throw new Error(`unexpected pipeline ${JSON.stringify(pipeline)}`);
+          return { toArray: () => this.latencyRead(name) };
+        },
+      }),
+    };
   }
 
   ops(name, n, micros = 100) {
-    for (let i = 0; i < n; i++) this.op(name, micros);
-  }
-
-  drop(name) {
-    if (!this.uuids.has(name)) return;
-    this.uuids.delete(name);
-    this.top.delete(name);
-    this.script.delete(name); // what it did before the drop is gone with the counters
+    for (let i = 0; i < n; i++) this.record(name, micros);
   }
 
   restart() {
     this.top.clear();
-    this.script.clear();
   }
+}
 
-  // ---- what the kit does after a step, as steps.js readStepStats does it
-  async afterStep(time, names) {
-    const out = {};
-    for (const name of names) {
-      const { exists, time: t } = await time.delta(name);
-      if (exists !== false) {
-        this.record(name, 300); // collStats
-        this.record(name, 900); // countDocuments
-      }
-      out[name] = t;
-    }
-    for (const name of names) await time.rebase(name);
-    const expected = Object.fromEntries(names.map((n) => {
-      const s = this.script.get(n) || { ops: 0, micros: 0 };
-      return [n, { serverMs: s.micros / 1000, serverOps: s.ops }];
-    }));
-    this.script.clear();
-    return { out, expected };
+/** The block's functions, in a context of their own. */
+function serverTimeBlock() {
+  const context = vm.createContext({});
+  vm.runInContext(BLOCK, context);
+  return context;
+}
+
+/** A pass as pass.js runs it: its untimed reads and probes, then the timed loops between the two reads. */
+function pass(mongod, f, { updates = 50, removes = 10, inserts = 10 } = {}) {
+  // untimed: the $pushAll probe (a failed write on powerOf2Sizes only), lastElement, the tally's finds
+  mongod.record('powerOf2Sizes', 35);
+  mongod.record('powerOf2Sizes', 80);
+  mongod.record('noPowerOf2Sizes', 900);
+  mongod.record('powerOf2Sizes', 900);
+  const base = f.serverTimeStart(mongod.db, ['noPowerOf2Sizes', 'powerOf2Sizes']);
+  for (const name of ['noPowerOf2Sizes', 'powerOf2Sizes']) {
+    mongod.ops(name, updates, 120);
+    mongod.ops(name, removes, 90);
+    mongod.ops(name, inserts, 60);
   }
+  const timed = { serverMs: (updates * 120 + removes * 90 + inserts * 60) / 1000, serverOps: updates + removes + inserts };
+  return { out: f.serverTimeEnd(base), timed };
 }
 
 for (const readsCountThemselves of [true, false]) {
-  describe(`server time per step (a latency read recorded ${readsCountThemselves ? 'before' : 'after'} it samples)`, () => {
-    let mongod;
-    let time;
-    beforeEach(async () => {
-      mongod = new FakeMongod({ readsCountThemselves });
-      time = new ServerTime(null, { probe: mongod.probe });
-      for (const name of ['a', 'b']) await time.rebase(name); // missing at the start, as after claimDatabase
+  describe(`the scripts' server time (a latency read recorded ${readsCountThemselves ? 'before' : 'after'} it samples)`, () => {
+    it('counts the timed loops\' operations exactly, not the probe, lastElement or the tally, alike on both collections', () => {
+      const mongod = new FakeMongod({ readsCountThemselves });
+      mongod.ops('noPowerOf2Sizes', 1001);
+      mongod.ops('powerOf2Sizes', 1001);
+      const { out, timed } = pass(mongod, serverTimeBlock());
+      assert.deepEqual({ ...out.noPowerOf2Sizes }, timed);
+      assert.deepEqual({ ...out.powerOf2Sizes }, timed, 'the probe, a failed write on powerOf2Sizes only, is not counted');
     });
 
-    it('counts the first step from the script\'s first operation, not from the kit\'s baseline reads', async () => {
-      mongod.ops('a', 50);
-      mongod.ops('b', 7, 250);
-      const { out, expected } = await mongod.afterStep(time, ['a', 'b']);
-      assert.deepEqual(out, expected);
-      assert.equal(out.a.serverOps, 50);
+    it('counts from a collection\'s first operation where the pass starts its counters', () => {
+      const mongod = new FakeMongod({ readsCountThemselves });
+      const { out, timed } = pass(mongod, serverTimeBlock(), { updates: 3, removes: 0, inserts: 0 });
+      assert.deepEqual({ ...out.powerOf2Sizes }, timed);
     });
 
-    it('leaves out the kit\'s own count, stats and latency reads between steps', async () => {
-      mongod.ops('a', 10);
-      await mongod.afterStep(time, ['a']);
-      for (let pass = 0; pass < 3; pass++) {
-        mongod.ops('a', 20 + pass, 80);
-        const { out, expected } = await mongod.afterStep(time, ['a']);
-        assert.deepEqual(out, expected);
-      }
-    });
-
-    it('counts from the drop when a step drops and makes its collection again, with fewer or more operations', async () => {
+    it('gives none where the counters started again during the loops (a restart), rather than a wrong time', () => {
+      const mongod = new FakeMongod({ readsCountThemselves });
       mongod.ops('a', 500);
-      await mongod.afterStep(time, ['a']);
-      mongod.drop('a');
-      mongod.ops('a', 30); // fewer than before: the counter went down
-      let { out, expected } = await mongod.afterStep(time, ['a']);
-      assert.deepEqual(out, expected);
-      mongod.drop('a');
-      mongod.ops('a', 900); // more than before: only the new UUID tells
-      ({ out, expected } = await mongod.afterStep(time, ['a']));
-      assert.deepEqual(out, expected);
-      assert.equal(out.a.serverOps, 900);
-    });
-
-    it('says nothing of a collection missing after a step, and counts it exactly when a later step makes it', async () => {
-      mongod.ops('a', 5);
-      await mongod.afterStep(time, ['a', 'b']);
-      mongod.drop('a');
-      let { out } = await mongod.afterStep(time, ['a', 'b']);
-      assert.equal(out.a, null);
-      assert.equal(out.b, null);
-      assert.equal(mongod.top.has('b'), false, 'a missing collection is never read, so its counters never start');
-      mongod.ops('b', 12);
-      let expected;
-      ({ out, expected } = await mongod.afterStep(time, ['a', 'b']));
-      assert.deepEqual(out.b, expected.b);
-    });
-
-    it('keeps a step without stats out of the next step', async () => {
-      mongod.ops('a', 5);
-      await mongod.afterStep(time, ['a']);
-      mongod.ops('a', 1000); // a step with stats: false: steps.js only rebases
-      await time.rebase('a');
-      mongod.script.clear();
-      mongod.ops('a', 3);
-      const { out, expected } = await mongod.afterStep(time, ['a']);
-      assert.deepEqual(out, expected);
-    });
-
-    it('counts from the restart where the server lost its counters (same collection, fewer operations)', async () => {
-      mongod.ops('a', 400);
-      await mongod.afterStep(time, ['a']);
+      const f = serverTimeBlock();
+      const base = f.serverTimeStart(mongod.db, ['a']);
       mongod.restart();
-      mongod.ops('a', 25);
-      const { out, expected } = await mongod.afterStep(time, ['a']);
-      assert.deepEqual(out, expected);
+      mongod.ops('a', 20);
+      assert.equal(f.serverTimeEnd(base).a, null);
     });
   });
 }
 
-describe('server time, what stays approximate', () => {
-  it('is off by the difference between two latency reads\' own costs, no more', async () => {
+describe('the scripts\' server time, what stays approximate and what is not there', () => {
+  it('is off by the difference between two latency reads\' own costs, no more', () => {
     const costs = [40, 55, 38, 61, 47, 52, 44, 58, 39, 60, 41, 57, 43];
     let i = 0;
     const mongod = new FakeMongod({ readsCountThemselves: true, readCost: () => costs[i++ % costs.length] });
-    const time = new ServerTime(null, { probe: mongod.probe });
-    await time.rebase('a');
-    mongod.ops('a', 10);
-    await mongod.afterStep(time, ['a']);
-    for (let pass = 0; pass < 5; pass++) {
-      mongod.ops('a', 100, 120);
-      const { out, expected } = await mongod.afterStep(time, ['a']);
-      assert.equal(out.a.serverOps, expected.a.serverOps);
-      const offMicros = Math.abs(out.a.serverMs - expected.a.serverMs) * 1000;
-      assert.ok(offMicros <= Math.max(...costs) - Math.min(...costs), `${offMicros} µs off`);
+    const f = serverTimeBlock();
+    for (let n = 0; n < 5; n++) {
+      const { out, timed } = pass(mongod, f);
+      for (const c of [out.noPowerOf2Sizes, out.powerOf2Sizes]) {
+        assert.equal(c.serverOps, timed.serverOps);
+        const offMicros = Math.abs(c.serverMs - timed.serverMs) * 1000;
+        assert.ok(offMicros <= Math.max(...costs) - Math.min(...costs) + 1, `${offMicros} µs off`);
+      }
     }
   });
 
-  it('has no time to give where the server keeps no latency (FerretDB) or no baseline was taken', async () => {
-    const none = { collection: async () => ({ exists: true, uuid: null }), latency: async () => null, selfCounted: async () => false };
-    const time = new ServerTime(null, { probe: none });
-    await time.rebase('a');
-    assert.deepEqual(await time.delta('a'), { exists: true, time: null });
-    const mongod = new FakeMongod({ readsCountThemselves: true });
-    mongod.ops('a', 3);
-    assert.equal((await new ServerTime(null, { probe: mongod.probe }).delta('a')).time, null);
+  it('has no time to give where the server keeps no latency (FerretDB answers no $collStats latencyStats)', () => {
+    const mongod = new FakeMongod({ readsCountThemselves: true, keepsLatency: false });
+    const { out } = pass(mongod, serverTimeBlock());
+    assert.deepEqual({ ...out }, { noPowerOf2Sizes: null, powerOf2Sizes: null });
   });
-});
 
-describe('latency answers', () => {
-  it('adds reads, writes and commands, over every shard\'s document, and ignores transactions', () => {
-    const doc = (n) => ({ latencyStats: { reads: { latency: n, ops: 1 }, writes: { latency: 2 * n, ops: 2 }, commands: { latency: 3 * n, ops: 3 }, transactions: { latency: 1e9, ops: 9 } } });
-    assert.deepEqual(latencyTotal([doc(10)]), { micros: 60, ops: 6 });
-    assert.deepEqual(latencyTotal([doc(10), doc(1)]), { micros: 66, ops: 12 });
-  });
-  it('is null where no document carries latencyStats', () => {
-    assert.equal(latencyTotal([]), null);
-    assert.equal(latencyTotal([{ ns: 'x.y' }]), null);
+  it('is what pass.js and setup.js print: read just before the loops, and after the barrier', () => {
+    for (const file of ['pass.js', 'setup.js']) {
+      const text = fs.readFileSync(path.join(__dirname, '..', '..', 'shell', 'power-of-2-sizes', file), 'utf8');
+      const start = text.indexOf("var serverTimeBase = serverTimeStart(db, ['noPowerOf2Sizes', 'powerOf2Sizes']);");
+      const loops = text.indexOf('var loopStart = performance.now();');
+      const barrier = text.indexOf('barrier(client);\nvar appliedHrMilliseconds');
+      const end = text.indexOf('var serverTime = serverTimeEnd(serverTimeBase);');
+      assert.ok(start > 0 && start < loops && loops < barrier && barrier < end, `${file}: start, loops, barrier, end in that order`);
+      assert.ok(text.indexOf('lastElement') < 0 || text.lastIndexOf('expectedTally(') < start, `${file}: the tally's finds come before the counters are read`);
+      assert.match(text, /serverMs: serverTime\[c\[0\]\] \? serverTime\[c\[0\]\]\.serverMs : undefined, serverOps: serverTime\[c\[0\]\] \? serverTime\[c\[0\]\]\.serverOps : undefined/);
+    }
   });
 });
 

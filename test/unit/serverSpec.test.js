@@ -61,12 +61,13 @@ describe('server specs', () => {
     const mismatch = 'This version of FerretDB requires DocumentDB "0.107.0". The currently installed version is "1.0.0". Some functions may not behave correctly.';
     const answers = {
       buildInfo: { version: '7.0.77', ferretdb: { version: 'v2.7.0' } },
+      hello: { isWritablePrimary: true, maxWireVersion: 21 },
       serverStatus: { ok: 1 },
       getLog: { log: [line('Powered by FerretDB v2.7.0 and DocumentDB 1.0.0 (PostgreSQL 18.6).'), line('Please star us on GitHub.'), line(mismatch)] },
     };
     const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
     assert.deepEqual(await describeServer(client, { backend: 'PostgreSQL 18.6 with DocumentDB 1.0-0' }), {
-      product: 'FerretDB', version: 'v2.7.0', wireVersion: '7.0.77', engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0',
+      product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0',
       backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
     });
     answers.getLog = { log: [] };

@@ -79,9 +79,9 @@ describe('verdicts', () => {
   }
 
   for (const s of scenarios) {
-    for (const [id, records, pattern] of casesOf(s).tooSmall) {
+    for (const [id, records, pattern, server] of casesOf(s).tooSmall) {
       it(`${s.name} · ${id}: cannot be tested at a size too small to show it`, () => {
-        const v = verdictOn(s.name, id, { records });
+        const v = verdictOn(s.name, id, { records, server });
         assert.equal(v.status, UNTESTABLE);
         assert.match(v.measured, pattern);
       });

@@ -100,8 +100,11 @@ for (const server of scenario.kinds) {
         if (server.startsWith('mongod')) {
           assert.equal(update.writeConcern, 'w:0');
           assert.equal(update.unacknowledged.outcome, 'honoured');
-          assert.match(update.appliedBy, /^a command sent after the last update on its connection returned \(once \$collStats latencyStats writes\.ops had counted/);
-          assert.ok(update.appliedBy.includes(`counted ${SMOKE.UPDATES} of ${SMOKE.UPDATES}`), update.appliedBy);
+          assert.equal(update.appliedBy, 'a command sent after the last update on its connection returned (the tail sampled from $collStats latencyStats writes.ops)');
+          // the barrier alone stops the applied clock, never a poll's sleep: sent while updates were
+          // still to apply it returned at the last one; sent after, the record bounds how late
+          assert.match(update.barrierText, new RegExp(`^the barrier went out when the counter had seen \\d+ of ${SMOKE.UPDATES} updates(, so it returned at the last one|: all applied already, so the applied time may be late by up to [\\d.]+ ms)$`));
+          assert.equal(update.lateByAtMostMs > 0, update.barrierText.includes('all applied already'), `late by at most ${update.lateByAtMostMs} ms`);
           assert.match(update.samplesFrom, /^\$collStats latencyStats writes\.ops/);
         } else {
           // FerretDB 1.24 replies to OP_MSG moreToCome writes; the probe must notice it.
@@ -109,6 +112,8 @@ for (const server of scenario.kinds) {
           assert.equal(update.unacknowledged.outcome, 'refused');
           assert.match(update.unacknowledged.reason, /fire-and-forget/);
           assert.equal(update.appliedBy, 'each update acknowledged (w:1)');
+          assert.equal(update.barrierText, null);
+          assert.equal(update.lateByAtMostMs, 0);
           assert.match(update.samplesFrom, /acknowledged updates/);
         }
       }

@@ -56,9 +56,19 @@ for (const server of scenario.kinds) {
       assert.equal(m.storagePlusIndexBytes, m.storageSize + m.totalIndexSize);
       assert.ok(m.avgBsonSize > 250 && m.avgBsonSize < 290, `average BSON size ${m.avgBsonSize}`);
       if (server.startsWith('mongod')) assert.equal(m.blockCompressor, server.split(':')[1] || 'snappy');
-      // the kit started this server, so the script may force a checkpoint before it reads sizes
-      if (server.startsWith('mongod')) assert.equal(m.sizesRead, 'read after a forced checkpoint (fsync)');
-      else assert.match(m.sizesRead, /fsync was refused .*may lag/);
+      // the kit started this server, so the script times the load on to durability: a checkpoint
+      // inside the clock, after which it reads the sizes
+      if (server.startsWith('mongod')) {
+        assert.equal(m.sizesRead, 'read after the checkpoint that ended the load (fsync)');
+        assert.equal(m.durable.outcome, 'forced', m.durable.reason);
+        assert.equal(m.durableMs, m.ms + m.checkpointMs);
+        assert.ok(m.durableHrMs > m.hrMs, `durable after ${m.durableHrMs} ms, acknowledged after ${m.hrMs} ms`);
+      } else {
+        // FerretDB has no fsync: no durable time, and the record says why
+        assert.match(m.sizesRead, /fsync was refused .*may lag/);
+        assert.equal(m.durable.outcome, 'refused');
+        assert.equal(m.durableMs, undefined);
+      }
     });
 
     it('measures every query type with the server\'s own memory and again with little memory', () => {
@@ -90,11 +100,29 @@ for (const server of scenario.kinds) {
       }
     });
 
+    it('counts the reads that missed the cache: none with the server\'s own memory right after the load', () => {
+      for (const r of reads) {
+        if (server.startsWith('mongod')) {
+          assert.ok(Number.isInteger(r.cacheReadPages) && r.cacheReadPages >= 0 && r.cacheReadBytes >= 0, `${r.run} ${r.query}: ${r.cacheReadPages}`);
+          assert.equal(r.cachePagesPerQuery, Math.round(r.cacheReadPages / r.queries * 100) / 100);
+          // every page load.js wrote is still in the cache: these reads decompress nothing
+          if (r.run === 'own-memory') assert.equal(r.cacheReadPages, 0, `${r.query}: ${r.cacheReadBytes} bytes read into the cache`);
+        } else {
+          assert.equal(r.cacheReadPages, undefined, 'FerretDB has no WiredTiger cache');
+          assert.equal(r.cachePagesPerQuery, undefined);
+        }
+      }
+    });
+
     it('says whether the cache was cut for the little-memory run, and why not where it was not', () => {
       for (const r of reads.filter((x) => x.run === 'own-memory')) assert.equal(r.lowMemory, null);
       const little = reads.filter((x) => x.run === 'little-memory');
       for (const r of little) {
-        if (server.startsWith('mongod')) {
+        if (server.startsWith('mongod') && r.lowMemory.previousBytes <= 256 * 1024 * 1024) {
+          // mongod's default cache on a machine of 1.5 GB or less: nothing to cut
+          assert.equal(r.lowMemory.outcome, 'not applied');
+          assert.match(r.lowMemory.reason, /^the cache was already this small/);
+        } else if (server.startsWith('mongod')) {
           assert.equal(r.lowMemory.outcome, 'applied', r.lowMemory.reason);
           assert.equal(r.lowMemory.cacheBytes, Math.max(SMOKE.CACHE_MB, 256) * 1024 * 1024, 'never below mongod\'s 256 MB floor');
           assert.equal(r.lowMemory.restored, true, 'the cache size is restored afterwards');
@@ -110,8 +138,8 @@ for (const server of scenario.kinds) {
 
     it('writes summary.md with the measured tables beside the article\'s findings, and every chart as a real PNG', async () => {
       const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
-      assert.match(summary, /\| candles \| [\d,]+ \| [\d,.]+ \| [\d,]+ \| 3,900 \| 2\d\d\.\d \|/);
-      assert.match(summary, /\| 1 by ticker \| 10 \| [\d,]+ \| [\d,]+ \| [\d,]+ \| [\d,]+ \| true \|/);
+      assert.match(summary, /\| candles \| [\d,]+ \| [\d,.]+ \| (–|[\d,]+) \| [\d,]+ \| 3,900 \| 2\d\d\.\d \|/);
+      assert.match(summary, /\| 1 by ticker \| 10 \| [\d,]+ \| [\d,]+ \| [\d,]+ \| [\d,]+ \| (–|[\d,.]+) \| true \|/);
       assert.match(summary, /\| 3 whole day \| (the server's own \(cache not reduced\)|WiredTiger cache 256 MB) \| 1 \|/);
       assert.match(summary, /\| 1 load time \(TokuMX 1\.4× faster\) \| 0\.71 \|\n/);
       assert.match(summary, /little memory: (not applied|applied): /);
@@ -142,3 +170,42 @@ for (const server of scenario.kinds) {
     });
   });
 }
+
+// The kit's zstd questions compare two servers of one run: an uncompressed mongod and a zstd one.
+// The suite runs where MONGOMS_SYSTEM_BINARY names a real mongod (npm run test:mongod).
+describe('trade-candles at smoke size on mongod:none beside mongod:zstd, the kit\'s zstd questions', function () {
+  this.timeout(600000);
+  const state = smokeRunOn(scenario, 'mongod:none', { args: ['--server', 'mongod:zstd', '--no-calibrate'], alsoNeeds: ['mongod:zstd'], parity: false });
+  const row = (id) => verdictRows(state.summary).find((r) => r.claim.endsWith(FINDINGS.find((f) => f.id === id).claim));
+
+  it('exits 0 with both servers measured', () => {
+    assert.equal(state.result.code, 0, state.result.stderr);
+    assert.deepEqual(state.run.failures, []);
+    const compressors = state.run.measurements.filter((m) => m.step === 'load').map((m) => m.blockCompressor).sort();
+    assert.deepEqual(compressors, ['none', 'zstd']);
+  });
+
+  it('decides the write question on the load to durability, a checkpoint inside the clock on both', () => {
+    for (const m of state.run.measurements.filter((x) => x.step === 'load')) {
+      assert.equal(m.durable.outcome, 'forced', `${m.server}: ${m.durable.reason}`);
+      assert.ok(m.durableMs >= m.ms);
+    }
+    const r = row('zstd-writes-faster');
+    assert.equal(r.server, 'all servers');
+    assert.notEqual(r.status, 'cannot be tested here', r.measured);
+    assert.match(r.measured, /^\d+\.\d\d× \(durableMs on mongod:zstd \/ on mongod:none\)/);
+  });
+
+  it('decides the read question only where the reads missed the cache: at smoke size they did not', () => {
+    const r = row('zstd-reads-slower');
+    // smoke's 3,900 candles fit in even the cut cache, so every read was a hit on both servers
+    assert.equal(r.status, 'cannot be tested here');
+    assert.match(r.measured, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: .*; measured instead: \d+\.\d\d× \(meanUs on mongod:zstd \/ on mongod:none\)/);
+  });
+
+  it('decides the size question on the sizes after that checkpoint', () => {
+    const r = row('zstd-smaller');
+    assert.notEqual(r.status, 'cannot be tested here', r.measured);
+    assert.match(r.measured, /storagePlusIndexBytes on mongod:zstd \/ on mongod:none/);
+  });
+});

@@ -98,6 +98,31 @@ describe('trade-candles scripts', () => {
     });
   }
 
+  describe('the cache cut for the little-memory rerun', () => {
+    const cut = vm.createContext({});
+    vm.runInContext(block(READ, 'cache cut'), cut);
+    const MB = 1024 * 1024;
+
+    it('cuts a cache larger than CACHE_MB (a mongod\'s default on a machine with RAM to spare)', () => {
+      assert.deepEqual({ ...cut.cacheCutDecision(7.5 * 1024 * MB, 256) }, { cut: true, reason: null });
+      assert.equal(cut.cacheCutDecision(256 * MB + 1, 256).cut, true);
+    });
+
+    it('says "not applied: the cache was already this small" where it is no larger (mongod on 1.5 GB: 256 MB)', () => {
+      for (const bytes of [256 * MB, 200 * MB]) {
+        const d = cut.cacheCutDecision(bytes, 256);
+        assert.equal(d.cut, false);
+        assert.equal(d.reason, `the cache was already this small (${bytes} bytes configured, ${256 * MB} asked for), so the little-memory reads ran with the same cache as the own-memory ones`);
+      }
+    });
+
+    it('lowerCacheTo asks for the decision before it sends setParameter, and reports it as not applied', () => {
+      const lower = /function lowerCacheTo\(mb\) \{[\s\S]*?\n\}\n/.exec(READ)[0];
+      assert.ok(lower.indexOf('cacheCutDecision(previousBytes, mb)') < lower.indexOf('setParameter'), 'decided before the cut is sent');
+      assert.match(lower, /if \(!decision\.cut\) return \{ outcome: 'not applied', reason: decision\.reason, previousBytes: previousBytes \};/);
+    });
+  });
+
   it('summarises latencies: the mean and nearest-rank percentiles of the sorted samples', () => {
     const samples = Array.from({ length: 100 }, (_, i) => 100 - i); // 100..1, unsorted
     const s = f.latencySummary(samples);
