@@ -2,7 +2,8 @@
 # npm run setup: installs what the kit needs and is missing, and nothing twice.
 #  1. Debian packages: canvas builds from source (no prebuilt binary can be fetched here),
 #     ferretdb-pg starts a private PostgreSQL cluster from Debian's binaries, and the test of
-#     report.html opens it in Debian's Chromium (playwright-core cannot download a browser here).
+#     report.html opens it in Debian's Chromium (playwright-core cannot download a browser here);
+#     npm run bench builds its compiled client on libmongoc-dev (the C driver), not this script.
 #  2. npm ci, skipped while node_modules matches package-lock.json.
 #  3. FerretDB v1.24.0 from the Go module proxy into .tools/ferretdb (git-ignored).
 #     `go install ...@v1.24.0` is refused for this module, so it is built the long way:
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 FERRETDB_VERSION=v1.24.0
 DEBIAN_PACKAGES=(build-essential pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev
-  librsvg2-dev postgresql procps chromium)
+  librsvg2-dev postgresql procps chromium libmongoc-dev)
 say() { printf 'setup: %s\n' "$*"; }
 
 missing=()
