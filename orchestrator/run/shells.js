@@ -111,13 +111,16 @@ function takeCalls(file) {
 
 /**
  * Which path took a step's calls, from what its kit shells wrote (api/lean.js's usage): per
- * method the calls by path, why the driver took some, and `path`: lean (every call of the
- * single-document writes and reads), driver (none), or mixed. Null where no kit shell said.
+ * method the calls by path and why the driver took some, and `path`, over the methods the lean
+ * path covers (the single-document writes and reads): lean (all of their calls), driver (none),
+ * or mixed; the methods it never takes (cursors, bulk writes) are counted as the driver's
+ * without making a step mixed. Null where no kit shell said.
  */
 function combineCalls(list) {
   const present = list.filter(Boolean);
   if (!present.length) return null;
   const combined = { path: null, lean: {}, driver: {}, why: {} };
+  const covered = new Set(present.flatMap((calls) => calls.covered || []));
   for (const calls of present) {
     for (const side of ['lean', 'driver']) {
       for (const [method, n] of Object.entries(calls[side] || {})) combined[side][method] = (combined[side][method] ?? 0) + n;
@@ -127,9 +130,9 @@ function combineCalls(list) {
       for (const [reason, n] of Object.entries(reasons)) into[reason] = (into[reason] ?? 0) + n;
     }
   }
-  const total = (side) => Object.values(combined[side]).reduce((a, b) => a + b, 0);
-  const [lean, driver] = [total('lean'), total('driver')];
-  combined.path = lean + driver === 0 ? 'none' : driver === 0 ? 'lean' : lean === 0 ? 'driver' : 'mixed';
+  const total = (side, only) => Object.entries(combined[side]).filter(([m]) => !only || covered.has(m)).reduce((a, [, n]) => a + n, 0);
+  const [lean, coveredByDriver, driver] = [total('lean'), total('driver', true), total('driver')];
+  combined.path = lean + driver === 0 ? 'none' : lean === 0 ? 'driver' : coveredByDriver === 0 ? 'lean' : 'mixed';
   return combined;
 }
 

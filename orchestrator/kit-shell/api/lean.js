@@ -49,8 +49,11 @@ function leanEnabled(env = process.env) {
 
 // ---- what took each call, for the run's records ------------------------------------------------
 
+/** The script's methods the lean path takes (the rest, cursors and bulk writes, are the driver's). */
+const COVERED = ['insertOne', 'updateOne', 'updateMany', 'replaceOne', 'deleteOne', 'deleteMany', 'findOne', 'update', 'remove'];
+
 /** Per method: calls by path, and why calls went to the driver. */
-const usage = { lean: {}, driver: {}, why: {} };
+const usage = { covered: COVERED, lean: {}, driver: {}, why: {} };
 function count(method, path, why) {
   usage[path][method] = (usage[path][method] ?? 0) + 1;
   if (why) {
