@@ -19,7 +19,7 @@ const { startInstantServer } = require('../../bench/instant-server');
 const { runShell } = require('../helpers/kit-shell');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { scenarioPlan } = require('../../orchestrator/run/steps');
-const { resolveConfig, SHELL_URI_VARIABLE } = require('../../orchestrator/config');
+const { resolveConfig, SHELL_URI_VARIABLE, KIT_DATABASES } = require('../../orchestrator/config');
 const { trackChild } = require('../../orchestrator/processes');
 
 const CALIBRATION = path.resolve(__dirname, '..', '..', 'orchestrator', 'run', 'calibration-ops.js');
@@ -60,7 +60,7 @@ function awaitableHello(port, { exhaust, ms }) {
 
 /** The driver's calibration loop in a process of its own, as the calibration starts it. */
 function driverLoop(uri, ops) {
-  const child = trackChild(spawn(process.execPath, [DRIVER_LOOP, JSON.stringify({ OPS: ops, WARMUP: 10, DB_NAME: 'classics_calibration' })], {
+  const child = trackChild(spawn(process.execPath, [DRIVER_LOOP, JSON.stringify({ OPS: ops, WARMUP: 10, DB_NAME: KIT_DATABASES.calibration })], {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [SHELL_URI_VARIABLE]: uri },
   }));
   return new Promise((resolve) => child.on('close', resolve));
