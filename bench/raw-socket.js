@@ -9,9 +9,9 @@
 // prints: {"scenario":"harness","ops","totalMs":{type: ms},"cpuUs":{type: µs}}
 const crypto = require('node:crypto');
 const net = require('node:net');
-const { performance } = require('node:perf_hooks');
 const { BSON } = require('bson');
 const { SHELL_URI_VARIABLE } = require('../orchestrator/config');
+const { timeCalls, runLoopProgram } = require('../orchestrator/run/calibration-loop');
 
 const OP_MSG = 2013;
 
@@ -73,34 +73,16 @@ async function main({ OPS, WARMUP, DB_NAME }) {
   const run = (command) => connection.command(lsid ? { ...command, lsid, $db: DB_NAME } : { ...command, $db: DB_NAME });
   await run({ drop: 'ops' }).catch(() => {});
   await run({ create: 'ops' });
-  const calls = {
-    insert: (i) => run({ insert: 'ops', documents: [{ _id: i, foo: [1, 2, 3, 4, 5] }], ordered: true }),
-    find: (i) => run({ find: 'ops', filter: { _id: i }, limit: 1 }).then((r) => r.cursor.firstBatch[0] ?? null),
-    update: (i) => run({ update: 'ops', updates: [{ q: { _id: i }, u: { $push: { foo: { $each: [6, 7] } } } }], ordered: true }),
-    remove: (i) => run({ delete: 'ops', deletes: [{ q: { _id: i }, limit: 1 }], ordered: true }),
-  };
-  for (let w = 0; w < WARMUP; w++) {
-    for (const call of Object.values(calls)) await call(-1 - w);
+  try {
+    return await timeCalls({
+      insert: (i) => run({ insert: 'ops', documents: [{ _id: i, foo: [1, 2, 3, 4, 5] }], ordered: true }),
+      find: (i) => run({ find: 'ops', filter: { _id: i }, limit: 1 }).then((r) => r.cursor.firstBatch[0] ?? null),
+      update: (i) => run({ update: 'ops', updates: [{ q: { _id: i }, u: { $push: { foo: { $each: [6, 7] } } } }], ordered: true }),
+      remove: (i) => run({ delete: 'ops', deletes: [{ q: { _id: i }, limit: 1 }], ordered: true }),
+    }, { ops: OPS, warmup: WARMUP });
+  } finally {
+    connection.socket.end();
   }
-  const totalMs = {};
-  const cpuUs = {};
-  for (const [type, call] of Object.entries(calls)) {
-    const c0 = process.cpuUsage();
-    let total = 0;
-    for (let i = 0; i < OPS; i++) {
-      const t0 = performance.now();
-      await call(i);
-      total += performance.now() - t0;
-    }
-    const c = process.cpuUsage(c0);
-    totalMs[type] = total;
-    cpuUs[type] = c.user + c.system;
-  }
-  process.stdout.write(`${JSON.stringify({ scenario: 'harness', ops: OPS, totalMs, cpuUs })}\n`);
-  connection.socket.end();
 }
 
-main(JSON.parse(process.argv[2])).catch((err) => {
-  process.stderr.write(`${err.name}: ${err.message}\n`);
-  process.exitCode = 1;
-});
+runLoopProgram(main);

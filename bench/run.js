@@ -8,7 +8,9 @@
 //      server measured (bench/shell-cost.js);
 //   2. orchestration: a whole smoke run's wall time against the sum of its steps;
 //   3. memory: the orchestrator's peak RSS at 3 and 21 passes and at 4x the documents;
-//   4. figures: re-rendering every report and chart from results.jsonl.
+//   4. figures: re-rendering every report and chart from results.jsonl;
+//   5. where the kit's shell spends its CPU per operation: a node --cpu-prof profile of its
+//      calibration loops on the instant server, summed by what ran (bench/profile.js).
 // Ends with `kit/compiled ratio: R`: the kit's shell's worst operation type over the compiled
 // client's, wall time, on the instant server (goal ≤ 1.5, and client CPU within 1.5× the C
 // client's); the line before it, `harness/driver ratio`, is the same over the bare Node driver.
@@ -21,6 +23,7 @@ const { resolveConfig } = require('../orchestrator/config');
 const { parseServerSpecs } = require('../orchestrator/servers/spec');
 const { startServer } = require('../orchestrator/servers/start');
 const { measureShellCost, formatShellCost } = require('./shell-cost');
+const { profileKitShell, formatProfile } = require('./profile');
 const { discoverScenarios } = require('../orchestrator/scenarios');
 const { renderRunReport } = require('../orchestrator/report/render');
 const { renderFigures } = require('../orchestrator/report/figures');
@@ -65,6 +68,7 @@ async function main(argv) {
     .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 5000)
     .option('--server-ops <n>', 'operations of each type per round on a real server', Number, 500)
     .option('--rounds <n>', 'interleaved rounds', Number, 3)
+    .option('--profile-ops <n>', 'timed operations of each type in the profiled run of the kit\'s shell', Number, 20000)
     .parse(argv);
   const opts = program.opts();
   const config = resolveConfig();
@@ -114,6 +118,9 @@ async function main(argv) {
       const figuresMs = performance.now() - t1;
       console.log(`re-render of a 21-pass report: ${reportMs.toFixed(0)} ms; every article figure: ${figuresMs.toFixed(0)} ms (goal: together < ${GOALS.figuresMs} ms)`);
     }
+    console.log('\n== where the kit\'s shell spends its CPU');
+    console.log(formatProfile(await profileKitShell({ ops: opts.profileOps })));
+
     console.log(`\nharness/driver ratio: ${cost.ratio.toFixed(3)}`);
     console.log(`kit/compiled ratio: ${cost.compiledRatio === null ? `unavailable (${cost.compiled.reason ?? 'the compiled client did not run'})` : cost.compiledRatio.toFixed(3)}`);
     return 0;
