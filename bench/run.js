@@ -65,8 +65,8 @@ async function wholeRun(scenario, spec, out, extra) {
 async function main(argv) {
   const program = new Command('bench')
     .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb-pg, the embedded server here)', (v, p) => p.concat([v]), [])
-    .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 5000)
-    .option('--server-ops <n>', 'operations of each type per round on a real server', Number, 500)
+    .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 10000)
+    .option('--server-ops <n>', 'operations of each type per round on a real server, after as many untimed (a JIT warms up over the first thousands)', Number, 1000)
     .option('--rounds <n>', 'interleaved rounds', Number, 3)
     .option('--profile-ops <n>', 'timed operations of each type in the profiled run of the kit\'s shell', Number, 20000)
     .parse(argv);
@@ -83,7 +83,7 @@ async function main(argv) {
     for (const spec of specs) {
       const server = await startServer(spec, { config, logDir: makeTempDir('classics-bench-logs-'), log: () => {} });
       servers.push(server);
-      targets.push({ name: `${spec.name} (${server.description ?? spec.name})`, uri: server.uri, ops: opts.serverOps, warmup: 100 });
+      targets.push({ name: `${spec.name} (${server.description ?? spec.name})`, uri: server.uri, ops: opts.serverOps, warmup: opts.serverOps });
     }
     const cost = await measureShellCost({ targets, rounds: opts.rounds, config });
     await Promise.all(servers.splice(0).map((s) => s.stop()));
