@@ -25,7 +25,7 @@ function describeRun(run, servers) {
   const m = run.machine || {};
   const lines = [
     `Started ${run.startedAt}; size **${run.params.size}**; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
-    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ' (the unchanged scripts with mongosh\'s semantics, at close to the bare driver\'s cost; `--shell mongosh` runs them in mongosh)' : ''}.`,
+    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ` (the unchanged scripts with mongosh's semantics${{ on: ', the single-document writes and reads on its lean path', off: ', its lean path off: every call through the driver' }[run.params.lean] ?? ''}; \`--shell mongosh\` runs them in mongosh)` : ''}.`,
     `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
     `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',

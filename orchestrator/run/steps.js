@@ -37,7 +37,8 @@ function errorText(err) {
  * Runs a step's script once, or, for a step with `workers`, as that many shells at once: each
  * gets WORKER, WORKERS and START_AT (a wall-clock instant all of them wait for, so shell
  * start-up is not timed) and prints its own line with startedAt/endedAt, kept as a worker record
- * before the lines are combined.
+ * before the lines are combined. Resolves to { measurements, calls }: `calls`, which client path
+ * took the kit's shells' calls (null in mongosh).
  */
 async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results }) {
   const run = (extra, suffix = '') => runShellScript({
