@@ -1,7 +1,7 @@
 'use strict';
 // The lean path: the single-document writes and reads the scenario scripts time (insertOne,
-// updateOne, updateMany, replaceOne, deleteOne, deleteMany, findOne, and the deprecated insert,
-// update and remove that call them), sent on the driver's own connection with the driver's own
+// updateOne, updateMany, replaceOne, deleteOne, deleteMany, findOne, and the deprecated update
+// and remove that call them), sent on the driver's own connection with the driver's own
 // command documents, at close to a raw socket's cost. The bench showed where the driver's cost
 // per call goes: server selection, a pool checkout, an implicit session object, an operation
 // object, async generators over a stream per reply; a C client spends a third of that.
@@ -25,7 +25,8 @@
 // a standalone (a replica set's retryable writes and $clusterTime, secondaries, mongos), a
 // client with compression, a server API version, auto-encryption, timeouts or command
 // monitoring; sessions and transactions the script starts, options beyond writeConcern, upsert
-// and a projection, explain, bulk operations, cursors; and a call that meets an error the driver
+// and a projection, explain, bulk operations (insertMany, the deprecated insert, bulkWrite),
+// cursors; and a call that meets an error the driver
 // retries (a network error on a read, an overload error, reauthentication), which the driver
 // then makes again from the start. CLASSICS_KIT_SHELL_LEAN=off (`orchestrate --lean off`) sends
 // everything through the driver.
