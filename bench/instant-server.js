@@ -5,11 +5,21 @@
 // with almost no server time in the loop (what a fast mongod over loopback would add is below
 // the 50-100 µs it spends per command). It stores nothing: inserts are counted and forgotten, a
 // find by _id returns { _id, foo: [1, 2, 3, 4, 5] }, updates and deletes report one document.
-// Never point a test at it: a test that passes here proves nothing about a server.
+// Never point a test at it as a database: a test that passes here proves nothing about a server.
 //
-// Speaks what the Node driver sends: the OP_QUERY legacy hello of the handshake, and OP_MSG
-// with a kind-0 body and kind-1 document sequences (insert's documents, update's updates),
-// honouring moreToCome (a w:0 write gets no reply, as from mongod).
+// Speaks what the Node driver, libmongoc and mongosh send: the OP_QUERY legacy hello of the
+// handshake, and OP_MSG with a kind-0 body and kind-1 document sequences (insert's documents,
+// update's updates), honouring moreToCome (a w:0 write gets no reply, as from mongod).
+//
+// Honest about monitoring, as mongod is: an awaitable hello (one carrying topologyVersion and
+// maxAwaitTimeMS, what a driver's streaming monitor sends) is held until maxAwaitTimeMS runs
+// out, since this server's topology never changes, and with exhaustAllowed it is answered with
+// moreToCome and again every maxAwaitTimeMS, as mongod streams it. So the clients' monitors sit
+// idle, as against mongod, instead of looping hot and taking CPU from the clients measured.
+// `{ instantServerStats: 1 }` answers how many hellos it answered and since when, so a bench or
+// a test can show the monitors idle. In test mode (`record`), it keeps every command document
+// it received, document sequences folded back into the body, for tests that compare what two
+// clients send.
 //
 // usage: node bench/instant-server.js [port]   (prints its URI on stdout; 0 picks a free port)
 const net = require('node:net');
@@ -20,6 +30,7 @@ const OP_QUERY = 2004;
 const OP_MSG = 2013;
 const MORE_TO_COME = 2;
 const CHECKSUM_PRESENT = 1;
+const EXHAUST_ALLOWED = 1 << 16;
 
 const ZERO = BSON.Long.fromNumber(0);
 const PROCESS_ID = new BSON.ObjectId();
@@ -40,11 +51,12 @@ function emptyCursor(ns) {
 }
 
 /** The canned reply to one command; `sequences` holds the kind-1 document lists by name. */
-function reply(command, sequences) {
+function reply(command, sequences, state) {
   const name = Object.keys(command)[0];
   const ns = `${command.$db}.${command[name]}`;
   switch (name.toLowerCase()) {
     case 'hello': case 'ismaster': return hello();
+    case 'instantserverstats': return { ...state.stats, sinceMs: Date.now() - state.startedAt, ok: 1 };
     case 'buildinfo': return { version: '8.0.0', versionArray: [8, 0, 0, 0], ok: 1 };
     case 'insert': return { n: (command.documents || sequences.documents || []).length, ok: 1 };
     case 'update': return { n: 1, nModified: 1, ok: 1 };
@@ -69,10 +81,10 @@ function header(length, requestId, opCode) {
   return b;
 }
 
-function opMsgReply(requestId, doc) {
+function opMsgReply(requestId, doc, flags = 0) {
   const body = BSON.serialize(doc);
   const b = header(21 + body.length, requestId, OP_MSG);
-  b.writeUInt32LE(0, 16);
+  b.writeUInt32LE(flags, 16);
   b.writeUInt8(0, 20);
   b.set(body, 21);
   return b;
@@ -93,14 +105,39 @@ function readDocument(msg, at) {
   return BSON.deserialize(msg.subarray(at, at + msg.readInt32LE(at)), { promoteLongs: false });
 }
 
+function isHello(command) {
+  const name = Object.keys(command)[0].toLowerCase();
+  return name === 'hello' || name === 'ismaster';
+}
+
+/**
+ * An awaitable hello, held as mongod holds it: answered when maxAwaitTimeMS runs out (this
+ * server's topology never changes), and with exhaustAllowed answered with moreToCome and then
+ * again every maxAwaitTimeMS, until the connection closes.
+ */
+function holdHello(socket, requestId, command, exhaust, state) {
+  const wait = Math.max(0, Number(command.maxAwaitTimeMS));
+  const streamed = () => {
+    if (socket.destroyed) return;
+    state.stats.hellos++;
+    state.stats.awaitedHellos++;
+    socket.write(opMsgReply(requestId, hello(), exhaust ? MORE_TO_COME : 0));
+    if (exhaust) socket.timers.add(setTimeout(streamed, wait));
+  };
+  socket.timers.add(setTimeout(streamed, wait));
+}
+
 /** Answers one whole message, or nothing when the client asked for no reply. */
-function answer(socket, msg) {
+function answer(socket, msg, state) {
   const requestId = msg.readInt32LE(4);
   const opCode = msg.readInt32LE(12);
   if (opCode === OP_QUERY) { // flags, cstring collection name, skip, limit, query document
     let at = msg.indexOf(0, 20) + 1 + 8;
     const query = readDocument(msg, at);
-    socket.write(opReply(requestId, reply(query.$query || query, {})));
+    const command = query.$query || query;
+    if (state.received) state.received.push({ opCode, moreToCome: false, command });
+    if (isHello(command)) state.stats.hellos++;
+    socket.write(opReply(requestId, reply(command, {}, state)));
     return;
   }
   if (opCode !== OP_MSG) return;
@@ -123,32 +160,50 @@ function answer(socket, msg) {
       at = stop;
     }
   }
-  const doc = reply(command, sequences);
-  if (!(flags & MORE_TO_COME)) socket.write(opMsgReply(requestId, doc));
+  const moreToCome = (flags & MORE_TO_COME) !== 0;
+  if (state.received) state.received.push({ opCode, moreToCome, command: { ...command, ...sequences } });
+  if (isHello(command) && command.topologyVersion !== undefined && command.maxAwaitTimeMS !== undefined) {
+    holdHello(socket, requestId, command, (flags & EXHAUST_ALLOWED) !== 0, state);
+    return;
+  }
+  if (isHello(command)) state.stats.hellos++;
+  const doc = reply(command, sequences, state);
+  if (!moreToCome) socket.write(opMsgReply(requestId, doc));
 }
 
-function onConnection(socket) {
+function onConnection(socket, state) {
   socket.setNoDelay(true);
+  socket.timers = new Set();
+  state.stats.connections++;
   let pending = null;
   socket.on('data', (chunk) => {
     let buf = pending ? Buffer.concat([pending, chunk]) : chunk;
     while (buf.length >= 4 && buf.length >= buf.readInt32LE(0)) {
       const length = buf.readInt32LE(0);
-      answer(socket, buf.subarray(0, length));
+      answer(socket, buf.subarray(0, length), state);
       buf = buf.subarray(length);
     }
     pending = buf.length ? buf : null;
   });
+  socket.on('close', () => { for (const t of socket.timers) clearTimeout(t); });
   socket.on('error', () => { /* a client that went away */ });
 }
 
-/** Starts listening on 127.0.0.1; resolves to { uri, port, close() }. */
-function startInstantServer({ port = 0 } = {}) {
+/**
+ * Starts listening on 127.0.0.1; resolves to { uri, port, stats, received, close() }. With
+ * record (test mode), `received` lists every command it got: { opCode, moreToCome, command }.
+ */
+function startInstantServer({ port = 0, record = false } = {}) {
   const sockets = new Set();
+  const state = {
+    startedAt: Date.now(),
+    stats: { connections: 0, hellos: 0, awaitedHellos: 0 },
+    received: record ? [] : null,
+  };
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    onConnection(socket);
+    onConnection(socket, state);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -157,6 +212,8 @@ function startInstantServer({ port = 0 } = {}) {
       resolve({
         port: actual,
         uri: `mongodb://127.0.0.1:${actual}/`,
+        stats: state.stats,
+        received: state.received,
         close: () => new Promise((done) => {
           for (const s of sockets) s.destroy();
           server.close(() => done());

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 'use strict';
 // npm run bench: what the kit itself adds to the numbers it prints, measured in one run.
-//   1. harness/driver: the same operations timed as the scripts time them by a plain driver
-//      loop, in the kit's shell and in mongosh, interleaved rounds, per operation type, wall
-//      ms/op and client CPU µs/op, on a server that answers at once (bench/instant-server.js:
-//      the clients' own cost) and on each server measured (bench/shell-cost.js);
+//   1. client cost: the same operations timed as the scripts time them by a compiled client (C
+//      on libmongoc, built here), a raw Node socket, a plain driver loop, the kit's shell and
+//      mongosh, interleaved rounds, per operation type, wall ms/op and client CPU µs/op, on a
+//      server that answers at once (bench/instant-server.js: the clients' own cost) and on each
+//      server measured (bench/shell-cost.js);
 //   2. orchestration: a whole smoke run's wall time against the sum of its steps;
 //   3. memory: the orchestrator's peak RSS at 3 and 21 passes and at 4x the documents;
-//   4. figures: re-rendering every report and chart from results.jsonl.
-// Ends with `harness/driver ratio: R`: the kit's shell's worst operation type, wall time, on the
-// instant server (goal ≤ 1.10, and client CPU within 1.15× the driver's).
+//   4. figures: re-rendering every report and chart from results.jsonl;
+//   5. where the kit's shell spends its CPU per operation: a node --cpu-prof profile of its
+//      calibration loops on the instant server, summed by what ran (bench/profile.js).
+// Ends with `kit/compiled ratio: R`: the kit's shell's worst operation type over the compiled
+// client's, wall time, on the instant server (goal ≤ 1.5, and client CPU within 1.5× the C
+// client's); the line before it, `harness/driver ratio`, is the same over the bare Node driver.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -20,6 +24,7 @@ const { parseServerSpecs } = require('../orchestrator/servers/spec');
 const { startServer } = require('../orchestrator/servers/start');
 const { ferretdb2Missing } = require('../orchestrator/servers/ferretdb');
 const { measureShellCost, formatShellCost } = require('./shell-cost');
+const { profileKitShell, formatProfile } = require('./profile');
 const { discoverScenarios } = require('../orchestrator/scenarios');
 const { renderRunReport } = require('../orchestrator/report/render');
 const { renderFigures } = require('../orchestrator/report/figures');
@@ -61,9 +66,10 @@ async function wholeRun(scenario, spec, out, extra) {
 async function main(argv) {
   const program = new Command('bench')
     .option('--server <spec>', 'server to measure beside the instant one, repeatable (default: ferretdb-pg, and ferretdb2 where it is installed)', (v, p) => p.concat([v]), [])
-    .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 5000)
-    .option('--server-ops <n>', 'operations of each type per round on a real server', Number, 500)
+    .option('--ops <n>', 'operations of each type per round on the instant server, after as many untimed', Number, 10000)
+    .option('--server-ops <n>', 'operations of each type per round on a real server, after as many untimed (a JIT warms up over the first thousands)', Number, 1000)
     .option('--rounds <n>', 'interleaved rounds', Number, 3)
+    .option('--profile-ops <n>', 'timed operations of each type in the profiled run of the kit\'s shell', Number, 20000)
     .parse(argv);
   const opts = program.opts();
   const config = resolveConfig();
@@ -73,14 +79,14 @@ async function main(argv) {
   const servers = [];
   try {
     console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model.trim()}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`\n== harness/driver: the same operations by the driver, the kit's shell and mongosh`);
+    console.log('\n== client cost: the same operations by a compiled client, a raw Node socket, the driver, the kit\'s shell and mongosh');
     const targets = [{ name: 'instant', ops: opts.ops, warmup: opts.ops }];
     for (const spec of specs) {
       const server = await startServer(spec, { config, logDir: makeTempDir('classics-bench-logs-'), log: () => {} });
       servers.push(server);
-      targets.push({ name: `${spec.name} (${server.description ?? spec.name})`, uri: server.uri, ops: opts.serverOps, warmup: 100 });
+      targets.push({ name: `${spec.name} (${server.description ?? spec.name})`, uri: server.uri, ops: opts.serverOps, warmup: opts.serverOps });
     }
-    const cost = await measureShellCost({ targets, rounds: opts.rounds });
+    const cost = await measureShellCost({ targets, rounds: opts.rounds, config });
     await Promise.all(servers.splice(0).map((s) => s.stop()));
     console.log(formatShellCost(cost));
 
@@ -113,7 +119,11 @@ async function main(argv) {
       const figuresMs = performance.now() - t1;
       console.log(`re-render of a 21-pass report: ${reportMs.toFixed(0)} ms; every article figure: ${figuresMs.toFixed(0)} ms (goal: together < ${GOALS.figuresMs} ms)`);
     }
+    console.log('\n== where the kit\'s shell spends its CPU');
+    console.log(formatProfile(await profileKitShell({ ops: opts.profileOps })));
+
     console.log(`\nharness/driver ratio: ${cost.ratio.toFixed(3)}`);
+    console.log(`kit/compiled ratio: ${cost.compiledRatio === null ? `unavailable (${cost.compiled.reason ?? 'the compiled client did not run'})` : cost.compiledRatio.toFixed(3)}`);
     return 0;
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

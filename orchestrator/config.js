@@ -62,6 +62,14 @@ const VARIABLES = [
     doc: 'where the kit\'s shell keeps each script\'s rewritten text, so an unchanged script starts without Babel', shown: '`node_modules/.cache/mongo-classics-kit-shell`',
   },
   {
+    name: 'CLASSICS_COMPILED_CLIENT_DIR', key: 'compiledClientDir', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-compiled-client'),
+    doc: 'where `npm run bench` builds its compiled client (the calibration loops in C on libmongoc), which every run\'s calibration then times too', shown: '`node_modules/.cache/mongo-classics-compiled-client`',
+  },
+  {
+    name: 'CLASSICS_KIT_SHELL_LEAN', key: 'kitShellLean', default: 'on',
+    doc: '`off` sends every call of the kit\'s shell through the driver (what `orchestrate --lean off` sets); `on`: the single-document writes and reads take its lean path', shown: '`on`',
+  },
+  {
     name: 'CLASSICS_TEST_URI', key: 'testUri', default: null,
     doc: 'tests that take a server use this running one', shown: 'start their own',
   },
@@ -76,6 +84,10 @@ const VARIABLES = [
   {
     name: 'CLASSICS_SHELL_URI', key: 'shellUri', default: null, internal: true,
     doc: 'set by the kit for each shell it starts: the server\'s URI, in the environment rather than on the command line, where `ps` would show a password',
+  },
+  {
+    name: 'CLASSICS_KIT_SHELL_CALLS', key: 'kitShellCalls', default: null, internal: true,
+    doc: 'set by the kit for each of its own shells it starts: a file where the shell writes, as it ends, how many calls of each method took its lean path and how many the driver, and why',
   },
 ];
 
@@ -99,5 +111,11 @@ function resolveConfig(env = process.env) {
 
 /** The variable that carries the server's URI to each shell the kit starts. */
 const SHELL_URI_VARIABLE = VARIABLES.find((v) => v.key === 'shellUri').name;
+/** The variable that turns the kit's shell's lean path off (`--lean off`). */
+const KIT_SHELL_LEAN_VARIABLE = VARIABLES.find((v) => v.key === 'kitShellLean').name;
+/** The variable naming the file where the kit's shell says which path took its calls. */
+const KIT_SHELL_CALLS_VARIABLE = VARIABLES.find((v) => v.key === 'kitShellCalls').name;
 
-module.exports = { resolveConfig, VARIABLES, ROOT, DB_PREFIX, KIT_DATABASES, OWNER_MARK, SHELL_URI_VARIABLE };
+module.exports = {
+  resolveConfig, VARIABLES, ROOT, DB_PREFIX, KIT_DATABASES, OWNER_MARK, SHELL_URI_VARIABLE, KIT_SHELL_LEAN_VARIABLE, KIT_SHELL_CALLS_VARIABLE,
+};

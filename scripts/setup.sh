@@ -6,7 +6,8 @@
 #     mongod's runtime libraries, which the tarball mongodb-memory-server downloads does not carry:
 #     MongoDB's "Install MongoDB Community on Debian using .tgz Tarball" (8.0 and 8.2) has
 #     `apt-get install libcurl4 openssl liblzma5` first; without them mongod cannot start on a slim
-#     image and `embedded` falls back to FerretDB.
+#     image and `embedded` falls back to FerretDB;
+#     npm run bench builds its compiled client on libmongoc-dev (the C driver), not this script.
 #  2. npm ci, skipped while node_modules matches package-lock.json.
 #  3. FerretDB v1.24.0 from the Go module proxy into .tools/ferretdb (git-ignored).
 #     `go install ...@v1.24.0` is refused for this module, so it is built the long way:
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 FERRETDB_VERSION=v1.24.0
 DEBIAN_PACKAGES=(build-essential pkg-config libcairo2-dev libpango1.0-dev libjpeg-dev libgif-dev
-  librsvg2-dev postgresql procps chromium
+  librsvg2-dev postgresql procps chromium libmongoc-dev
   libcurl4 openssl liblzma5)
 say() { printf 'setup: %s\n' "$*"; }
 

@@ -68,6 +68,7 @@ async function runCommand(namesGiven, optsGiven, { config, log }) {
   }
   const warnings = [];
   const scenarios = selectScenarios(discoverScenarios(config.shellDir), names, (w) => warnings.push(w));
+  if (opts.shell !== 'kit' && opts.lean === 'off') throw new UsageError('--lean off: the lean path is the kit\'s shell\'s; mongosh has none (drop --lean, or use --shell kit)');
   const specs = resume ? resume.specs : parseServerSpecs(opts.server);
   checkOverrides(opts.set, scenarios);
   await checkReachable(specs, config);
@@ -92,7 +93,7 @@ async function runCommand(namesGiven, optsGiven, { config, log }) {
       options: {
         size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
         workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
-        repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell,
+        repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell, lean: opts.lean,
         resume: resume && { done: resume.done },
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
@@ -126,6 +127,7 @@ function register(program, { config, log, setResult }) {
     .option('--passes <n>', `passes of the scenarios that repeat a pass (default: the size's${repeating.length ? `; the article's: ${repeating.join(', ')}` : ''})`, parsePasses)
     .addOption(new Option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED}`).argParser(collect).default([], 'embedded'))
     .addOption(new Option('--shell <shell>', 'the shell that runs the scripts and takes the timings').choices(SHELLS).default(DEFAULT_SHELL))
+    .addOption(new Option('--lean <on|off>', 'the kit\'s shell\'s lean path for the single-document writes and reads; off sends every call through the driver').choices(['on', 'off']).default('on'))
     .addOption(new Option('--size <size>', 'how much of the article\'s workload to run').choices(SIZE_NAMES).default('quick'))
     .option('--out <dir>', 'folder for results.jsonl, summary.md and charts (default: reports/runs/<timestamp>)')
     .option('--seed <n>', 'draw the scripts\' random numbers from a seeded generator (default: Math.random)', parseSeed)

@@ -8,8 +8,12 @@
 // error, printed on stderr as `Name: message` (with its stack when
 // MONGOSH_DISPLAY_STARTUP_STACK_TRACE is set, as in mongosh). A script that calls something this
 // shell lacks stops with `KitShellUnsupported: <Class.method> is not in the kit's shell; run
-// this script with --shell mongosh`.
+// this script with --shell mongosh`. Where the kit names a file in CLASSICS_KIT_SHELL_CALLS, the
+// shell writes there, as it ends, which path (lean or driver) took each method's calls.
+const fs = require('node:fs');
 const { createShell } = require('./api/shell');
+const { usage } = require('./api/lean');
+const { KIT_SHELL_CALLS_VARIABLE } = require('../config');
 const { openMongo } = require('./api/mongo');
 const { KitShellUnsupported } = require('./api/errors');
 const { createScriptContext } = require('./context');
@@ -83,7 +87,16 @@ async function main(argv, { stdout = process.stdout, stderr = process.stderr, en
     }
   }
   await state.closeAll();
+  writeCalls(env[KIT_SHELL_CALLS_VARIABLE]);
   return exitCode;
+}
+
+/** Which path took each method's calls (api/lean.js), for the kit that started this shell. */
+function writeCalls(file) {
+  if (!file) return;
+  try {
+    fs.writeFileSync(file, JSON.stringify(usage));
+  } catch { /* the kit reads no calls: its records say so */ }
 }
 
 module.exports = { main, parseArgs };

@@ -25,7 +25,7 @@ function describeRun(run, servers) {
   const m = run.machine || {};
   const lines = [
     `Started ${run.startedAt}; size **${run.params.size}**; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
-    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ' (the unchanged scripts with mongosh\'s semantics, at close to the bare driver\'s cost; `--shell mongosh` runs them in mongosh)' : ''}.`,
+    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ` (the unchanged scripts with mongosh's semantics${{ on: ', the single-document writes and reads on its lean path', off: ', its lean path off: every call through the driver' }[run.params.lean] ?? ''}; \`--shell mongosh\` runs them in mongosh)` : ''}.`,
     `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
     `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
@@ -43,16 +43,61 @@ function describeRun(run, servers) {
 function calibrationTable(calibrations, run) {
   if (!calibrations.length) return '';
   const shells = [...new Set(calibrations.flatMap((c) => c.shells || []))];
+  const compiled = calibrations.some((c) => (c.anchors || []).includes('compiled'));
   const first = calibrations[0];
-  const intro = `The same operations timed as the scripts time them (performance.now() around each call), by a plain loop on the Node driver and in ${shells.map((s) => (s === 'kit' ? 'the kit\'s own shell' : s)).join(' and in ')}, ${first.ops} of each, ${first.rounds} interleaved rounds, on each server before its scenarios. This run's timings were taken in **${shellName(run.params.shell || first.shell)}**. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
+  const intro = `The same operations timed as the scripts time them (a clock read around each call), by a plain loop on the Node driver${compiled ? ', by a compiled client (the same loop in C on libmongoc, as the articles\' clients were compiled; built by `npm run bench`)' : ''} and in ${shells.map((s) => (s === 'kit' ? 'the kit\'s own shell' : s)).join(' and in ')}, ${first.ops} of each, ${first.rounds} interleaved rounds, on each server before its scenarios. This run's timings were taken in **${shellName(run.params.shell || first.shell)}**${run.params.lean === 'off' ? ' with its lean path off (`--lean off`: every call through the driver)' : ''}. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
   // wall time only: a few hundred operations in a fresh process are mostly its JIT's CPU time
   // (results.jsonl keeps the CPU figures; npm run bench measures them at length)
-  const header = ['server', 'operation', 'driver ms/op', ...shells.flatMap((s) => [`${shellName(s)} ms/op`, `${shellName(s)}/driver`])];
-  const rows = calibrations.flatMap((c) => Object.entries(c.perOp).map(([type, v]) => [
-    c.server, `${type} by _id`, v.driverMs.toFixed(3),
-    ...shells.flatMap((s) => (v.shellMs?.[s] === undefined ? ['–', '–'] : [v.shellMs[s].toFixed(3), `×${v.ratio[s].toFixed(2)}`])),
-  ]));
+  const header = [
+    'server', 'operation', ...(compiled ? ['compiled ms/op'] : []), 'driver ms/op',
+    ...shells.flatMap((s) => [`${shellName(s)} ms/op`, `${shellName(s)}/driver`, ...(compiled ? [`${shellName(s)}/compiled`] : [])]),
+  ];
+  const rows = calibrations.flatMap((c) => Object.entries(c.perOp).map(([type, v]) => {
+    const compiledMs = v.anchorMs?.compiled;
+    return [
+      c.server, `${type} by _id`, ...(compiled ? [compiledMs === undefined ? '–' : compiledMs.toFixed(3)] : []), v.driverMs.toFixed(3),
+      ...shells.flatMap((s) => (v.shellMs?.[s] === undefined ? ['–', '–', ...(compiled ? ['–'] : [])] : [
+        v.shellMs[s].toFixed(3), `×${v.ratio[s].toFixed(2)}`,
+        ...(compiled ? [compiledMs === undefined ? '–' : `×${(v.shellMs[s] / compiledMs).toFixed(2)}`] : []),
+      ])),
+    ];
+  }));
   return ['### Calibration: what the shell adds', intro, toMarkdown({ header, rows })].join('\n\n');
+}
+
+/** Calls by method and path, as `insertOne 2,003; find 3 (a cursor)`. */
+function callsText(counts, why = {}) {
+  return Object.entries(counts).map(([method, n]) => {
+    const reasons = Object.keys(why[method] || {});
+    return `${method} ${formatValue(n, 'int')}${reasons.length ? ` (${reasons.join('; ')})` : ''}`;
+  }).join(', ') || '–';
+}
+
+/**
+ * Which client path took each step's calls in the kit's shell: its lean path (the
+ * single-document writes and reads on a borrowed connection) or the driver, with why; the
+ * passes of a step summed.
+ */
+function callPathTable(steps, run) {
+  const withCalls = steps.filter((s) => s.calls);
+  if (!withCalls.length) return '';
+  const groups = new Map();
+  for (const step of withCalls) {
+    const key = `${step.server}|${step.scenario}|${step.step}`;
+    const group = groups.get(key) ?? { step, paths: new Set(), lean: {}, driver: {}, why: {} };
+    group.paths.add(step.calls.path);
+    for (const side of ['lean', 'driver']) {
+      for (const [m, n] of Object.entries(step.calls[side])) group[side][m] = (group[side][m] ?? 0) + n;
+    }
+    for (const [m, reasons] of Object.entries(step.calls.why)) Object.assign((group.why[m] ??= {}), reasons);
+    groups.set(key, group);
+  }
+  const header = ['server', 'scenario', 'step', 'the single-document calls took', 'lean path calls', 'driver calls (why)'];
+  const rows = [...groups.values()].map((g) => [
+    g.step.server, g.step.scenario, g.step.step, [...g.paths].join(', '), callsText(g.lean), callsText(g.driver, g.why),
+  ]);
+  const intro = `Which client path took the scripts' calls in the kit's shell (lean: ${run.params.lean === 'off' ? 'off, `--lean off`' : 'on'}): its lean path sends the single-document writes and reads (insertOne, updateOne, replaceOne, deleteOne, findOne and their kin) on a connection borrowed from the driver's pool with the driver's own command documents; cursors, bulk writes and anything the lean path does not cover go through the driver, with the reason given.`;
+  return ['### Client path', intro, toMarkdown({ header, rows })].join('\n\n');
 }
 
 function shellName(shell) {
@@ -165,7 +210,7 @@ async function renderScenario({ scenario, records, run, serverRecords, outDir })
 
 /** Writes summary.md and every chart into runDir; returns what it wrote and any problems. */
 async function renderRunReport(runDir, scenarios) {
-  const { run, servers: serverRecords, measurements, failures, calibrations, end, problems } = readRun(runDir);
+  const { run, servers: serverRecords, measurements, failures, calibrations, steps, end, problems } = readRun(runDir);
 
   const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
   const runScenarios = run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
@@ -174,6 +219,8 @@ async function renderRunReport(runDir, scenarios) {
   if (verdicts) parts.push(verdicts);
   const calibration = calibrationTable(calibrations, run);
   if (calibration) parts.push(calibration);
+  const callPaths = callPathTable(steps, run);
+  if (callPaths) parts.push(callPaths);
   if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
   else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
   const files = [];

@@ -12,7 +12,8 @@ const { RESULTS_FILE } = require('../results/reader');
 const { describeTestBed } = require('./test-bed');
 const { runBaseline } = require('./baseline');
 const { claimDatabase } = require('./ownership');
-const { measureCalibration } = require('./calibration');
+const { measureCalibration, programAnchor } = require('./calibration');
+const { builtCompiledClient } = require('./compiled-client');
 const { runScenario, scenarioPlan, repetitions, safeFileName, errorText } = require('./steps');
 const { ResumeMismatchError } = require('../errors');
 const { SHELLS } = require('./shells');
@@ -29,12 +30,18 @@ async function calibrate({ server, client, options, results, progress, logDir, c
     options.log(`${server.name}: no calibration (${errorText(err)})`);
     return;
   }
-  const perOp = await measureCalibration({
+  // the compiled client where npm run bench has built it: a C client's cost beside the shells'
+  const compiled = builtCompiledClient(config);
+  const anchors = compiled ? { compiled: programAnchor('compiled client', compiled) } : {};
+  const { perOp, anchors: anchored, calls } = await measureCalibration({
     log: (line) => options.log(line),
-    uri: server.uri, client, ops, rounds: 2, server: server.name, shells: SHELLS, database: config.databases.calibration,
+    uri: server.uri, client, ops, rounds: 2, server: server.name, shells: SHELLS, anchors, lean: options.lean, database: config.databases.calibration,
     logFile: path.join(logDir, safeFileName(`${server.name}-calibration.log`)),
   });
-  results.append({ type: 'calibration', server: server.name, ops, rounds: 2, shell: options.shell, shells: SHELLS, perOp });
+  results.append({
+    type: 'calibration', server: server.name, ops, rounds: 2, shell: options.shell, shells: SHELLS, anchors: anchored, perOp,
+    ...(calls ? { calls } : {}),
+  });
   progress.endStep(Object.entries(perOp).map(([t, o]) => `${t} ×${o.ratio[options.shell].toFixed(2)}`).join(', '));
 }
 
@@ -98,6 +105,8 @@ function runHeader({ scenarios, specs, options }) {
       seed: options.seed ?? null,
       workers: options.workers,
       shell: options.shell,
+      // the kit's shell's client path: on, its lean path where it covers a call; off, the driver for every call
+      lean: options.shell === 'kit' ? options.lean || 'on' : null,
       repeat: options.repeat || 1,
       warmup: (options.repeat || 1) > 1 && options.warmup !== false,
       keepData: Boolean(options.keepData),

@@ -45,7 +45,7 @@ function planResume(dir, opts) {
     specs,
     opts: {
       ...opts, size: p.size, passes: Object.values(p.passes)[0], seed: p.seed ?? undefined, keepData: p.keepData,
-      set: p.overrides || {}, workers: p.workers || opts.workers, shell: p.shell || opts.shell,
+      set: p.overrides || {}, workers: p.workers || opts.workers, shell: p.shell || opts.shell, lean: p.lean || opts.lean,
     },
     done,
     runId,

@@ -6,13 +6,14 @@
 // field are measurements; {"progress":n,"of":m} lines move the progress bar; the rest is the
 // script's own output, kept in the step's log.
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
 const { ScriptError } = require('../errors');
 const { trackChild } = require('../processes');
 const { redactUri } = require('../servers/spec');
-const { ROOT, SHELL_URI_VARIABLE } = require('../config');
+const { ROOT, SHELL_URI_VARIABLE, KIT_SHELL_LEAN_VARIABLE, KIT_SHELL_CALLS_VARIABLE } = require('../config');
 
 /** The shells a script can run in, each an entry point started with Node; calibration times each beside the driver. */
 const SHELL_ENTRIES = {
@@ -70,22 +71,74 @@ function errorSummary(lines) {
  * How a shell is started on a script, the same for every shell: { command, args, env, cwd }. The
  * URI travels in the environment, which only this user can read, not on the command line, where
  * `ps` shows it to everyone: the shell starts without a connection and the --eval makes it. With
- * no uri, no connection is made.
+ * no uri, no connection is made. The kit's shell also gets its lean path's setting (lean: 'on'
+ * or 'off') and, with callsFile, where to say which path took its calls.
  */
-function shellInvocation({ shell = DEFAULT_SHELL, uri = null, file = null, vars = {} }) {
+function shellInvocation({ shell = DEFAULT_SHELL, uri = null, file = null, vars = {}, lean = 'on', callsFile = null }) {
   const entry = SHELL_ENTRIES[shell];
   if (!entry) throw new Error(`unknown shell: ${shell}`);
   const connect = uri ? ` db = connect(process.env.${SHELL_URI_VARIABLE});` : '';
   const args = [entry, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)}${connect}`];
   if (file) args.push('--file', file);
   const env = { ...process.env, ...(uri ? { [SHELL_URI_VARIABLE]: uri } : {}) };
+  delete env[KIT_SHELL_CALLS_VARIABLE];
+  if (shell === 'kit') {
+    env[KIT_SHELL_LEAN_VARIABLE] = lean;
+    if (callsFile) env[KIT_SHELL_CALLS_VARIABLE] = callsFile;
+  }
   if (shell === 'mongosh') env.HOME = mongoshHome();
   // from the kit's folder, a script's require() finds the kit's packages (hdr-histogram-js)
   return { command: process.execPath, args, env, cwd: ROOT };
 }
 
-function runShellScript({ shell = DEFAULT_SHELL, uri, file, vars, server, logFile, onProgress = () => {}, onMeasurement = () => {} }) {
-  const { command, args, env, cwd } = shellInvocation({ shell, uri, file, vars });
+let callsFiles = 0;
+/** A file of its own for one kit shell to say which path took its calls. */
+function newCallsFile() {
+  return path.join(os.tmpdir(), `classics-kit-calls-${process.pid}-${++callsFiles}.json`);
+}
+
+/** What a kit shell wrote to its calls file (read once, then removed), or null. */
+function takeCalls(file) {
+  if (!file) return null;
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Which path took a step's calls, from what its kit shells wrote (api/lean.js's usage): per
+ * method the calls by path and why the driver took some, and `path`, over the methods the lean
+ * path covers (the single-document writes and reads): lean (all of their calls), driver (none),
+ * or mixed; the methods it never takes (cursors, bulk writes) are counted as the driver's
+ * without making a step mixed. Null where no kit shell said.
+ */
+function combineCalls(list) {
+  const present = list.filter(Boolean);
+  if (!present.length) return null;
+  const combined = { path: null, lean: {}, driver: {}, why: {} };
+  const covered = new Set(present.flatMap((calls) => calls.covered || []));
+  for (const calls of present) {
+    for (const side of ['lean', 'driver']) {
+      for (const [method, n] of Object.entries(calls[side] || {})) combined[side][method] = (combined[side][method] ?? 0) + n;
+    }
+    for (const [method, reasons] of Object.entries(calls.why || {})) {
+      const into = (combined.why[method] ??= {});
+      for (const [reason, n] of Object.entries(reasons)) into[reason] = (into[reason] ?? 0) + n;
+    }
+  }
+  const total = (side, only) => Object.entries(combined[side]).filter(([m]) => !only || covered.has(m)).reduce((a, [, n]) => a + n, 0);
+  const [lean, coveredByDriver, driver] = [total('lean'), total('driver', true), total('driver')];
+  combined.path = lean + driver === 0 ? 'none' : lean === 0 ? 'driver' : coveredByDriver === 0 ? 'lean' : 'mixed';
+  return combined;
+}
+
+function runShellScript({ shell = DEFAULT_SHELL, uri, file, vars, server, logFile, lean = 'on', onProgress = () => {}, onMeasurement = () => {} }) {
+  const callsFile = shell === 'kit' ? newCallsFile() : null;
+  const { command, args, env, cwd } = shellInvocation({ shell, uri, file, vars, lean, callsFile });
   const child = trackChild(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd }));
   const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
   const measurements = [];
@@ -109,11 +162,15 @@ function runShellScript({ shell = DEFAULT_SHELL, uri, file, vars, server, logFil
   });
 
   return new Promise((resolve, reject) => {
-    child.on('error', (err) => reject(new ScriptError(`could not start ${shell}: ${err.message}`, { script: file, server })));
+    child.on('error', (err) => {
+      takeCalls(callsFile);
+      reject(new ScriptError(`could not start ${shell}: ${err.message}`, { script: file, server }));
+    });
     child.on('close', (code, signal) => {
       if (log) log.end();
+      const calls = takeCalls(callsFile);
       const script = path.relative(process.cwd(), file) || file;
-      if (code === 0) return resolve({ measurements, output: tail });
+      if (code === 0) return resolve({ measurements, output: tail, calls });
       const why = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
       reject(new ScriptError(`${script} on server '${server}' ${why}: ${redactUri(errorSummary(tail))}`,
         { script, server, stderr: tail.join('\n') }));
@@ -121,4 +178,4 @@ function runShellScript({ shell = DEFAULT_SHELL, uri, file, vars, server, logFil
   });
 }
 
-module.exports = { runShellScript, shellInvocation, defineVariables, SHELLS, DEFAULT_SHELL };
+module.exports = { runShellScript, shellInvocation, defineVariables, combineCalls, SHELLS, DEFAULT_SHELL };

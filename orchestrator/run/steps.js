@@ -3,7 +3,7 @@
 // measurement appended to results.jsonl with the collection stats read after its step. A failed
 // step is recorded and ends the scenario on that server (later passes build on it).
 const path = require('node:path');
-const { runShellScript } = require('./shells');
+const { runShellScript, combineCalls } = require('./shells');
 const { readCollectionStats, collectionExists, checkpointPolicy, settleSizes } = require('./stats');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
 const { resumePoint } = require('./resume');
@@ -37,11 +37,13 @@ function errorText(err) {
  * Runs a step's script once, or, for a step with `workers`, as that many shells at once: each
  * gets WORKER, WORKERS and START_AT (a wall-clock instant all of them wait for, so shell
  * start-up is not timed) and prints its own line with startedAt/endedAt, kept as a worker record
- * before the lines are combined.
+ * before the lines are combined. Resolves to { measurements, calls }: `calls`, which client path
+ * took the kit's shells' calls (null in mongosh).
  */
 async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results }) {
   const run = (extra, suffix = '') => runShellScript({
     shell: options.shell,
+    lean: options.lean,
     uri: server.uri,
     file: scenario.scriptPath(step),
     vars: { ...vars, ...extra },
@@ -49,14 +51,17 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
     logFile: logFile.replace(/\.log$/, `${suffix}.log`),
     onProgress: suffix ? () => {} : (done, total) => progress.update(done, total),
   });
-  if (!step.workers) return (await run({})).measurements;
+  if (!step.workers) {
+    const { measurements, calls } = await run({});
+    return { measurements, calls: combineCalls([calls]) };
+  }
 
   const workers = step.workers === 'cores' ? options.workers : step.workers;
   const startAt = Date.now() + 3000 + 400 * workers;
   const outputs = await Promise.all(Array.from({ length: workers }, (_, i) => run({ WORKER: i, WORKERS: workers, START_AT: startAt }, `-worker${i}`)));
   const lines = outputs.flatMap((o) => o.measurements);
   for (const line of lines) results.append({ type: 'worker', ...line, scenario: scenario.name, server: server.name, step: step.name });
-  return combineWorkerLines(lines, step.combineBy || ['collection']);
+  return { measurements: combineWorkerLines(lines, step.combineBy || ['collection']), calls: combineCalls(outputs.map((o) => o.calls)) };
 }
 
 /**
@@ -101,7 +106,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
           // scripts may change server-wide settings (a cache size) only on servers the kit started
           SERVER_OWNED_BY_KIT: Boolean(server.started),
         };
-        const measurements = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results });
+        const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
@@ -120,8 +125,12 @@ async function runScenario({ scenario, server, client, plan, options, results, p
           }
           results.append(record);
         }
-        // written last: a step record says every measurement of the step is on disk
-        results.append({ type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs });
+        // written last: a step record says every measurement of the step is on disk; `calls`:
+        // which client path (the kit's shell's lean path or the driver) took the script's calls
+        results.append({
+          type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs,
+          ...(calls ? { calls } : {}),
+        });
         progress.endStep('done');
       } catch (err) {
         if (options.isInterrupted?.()) return failures; // the signal stopped it: not a failure of the step

@@ -10,16 +10,20 @@ const { spawn } = require('node:child_process');
 const { shellInvocation } = require('../../orchestrator/run/shells');
 const { trackChild } = require('../../orchestrator/processes');
 
-/** Resolves to { code, signal, stdout, stderr } of `shell` running code (or file), connected to uri. */
-async function runShell(shell, { uri = null, vars = {}, code = null, file = null, timeoutMs = 120000 } = {}) {
-  let dir = null;
+/**
+ * Resolves to { code, signal, stdout, stderr, calls } of `shell` running code (or file),
+ * connected to uri; the kit's shell with its lean path on or off (lean), and `calls`, which path
+ * took its calls (what it writes for the kit: api/lean.js's usage).
+ */
+async function runShell(shell, { uri = null, vars = {}, code = null, file = null, lean = 'on', timeoutMs = 120000 } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-kit-shell-test-'));
+  const callsFile = path.join(dir, 'calls.json');
   if (code !== null) {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-kit-shell-test-'));
     file = path.join(dir, 'script.js');
     fs.writeFileSync(file, code);
   }
   try {
-    const { command, args, env, cwd } = shellInvocation({ shell, uri, file, vars });
+    const { command, args, env, cwd } = shellInvocation({ shell, uri, file, vars, lean, callsFile });
     return await new Promise((resolve, reject) => {
       const child = trackChild(spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
       let stdout = '';
@@ -28,10 +32,14 @@ async function runShell(shell, { uri = null, vars = {}, code = null, file = null
       child.stdout.on('data', (d) => { stdout += d; });
       child.stderr.on('data', (d) => { stderr += d; });
       child.on('error', reject);
-      child.on('close', (exitCode, signal) => { clearTimeout(timer); resolve({ code: exitCode, signal, stdout, stderr }); });
+      child.on('close', (exitCode, signal) => {
+        clearTimeout(timer);
+        const calls = fs.existsSync(callsFile) ? JSON.parse(fs.readFileSync(callsFile, 'utf8')) : null;
+        resolve({ code: exitCode, signal, stdout, stderr, calls });
+      });
     });
   } finally {
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -2,8 +2,10 @@
 // What every scenario's own suite (shell/<name>/test/servers.test.js) shares: its descriptor and
 // findings read from its folder, one smoke run per server kind the scenario declares (run before
 // the suite's tests, its folder removed after) in the kit's shell, the same run again in mongosh
-// with the same seed and every measurement's non-timing fields compared (the two shells' parity),
-// and the check that what the scenario declares it cannot test on a kind of server comes out so.
+// and in the kit's shell with `--lean off` (every call through the driver), with the same seed,
+// and every measurement's non-timing fields compared (the two shells' parity, and the two client
+// paths'), and the check that what the scenario declares it cannot test on a kind of server
+// comes out so.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -28,8 +30,10 @@ function scenarioOf(testDir) {
 /**
  * In a describe(): before its tests, runs the scenario at smoke size on `server` (skipping, with
  * the reason printed, where this machine cannot start that kind), and removes the run's folder
- * after; with parity (the default), runs it again in mongosh and adds the test that compares the
- * two. Returns an object the tests read once the hook has run: { out, result, run, tag }.
+ * after; with parity (the default), runs it again in mongosh and in the kit's shell with --lean
+ * off (neither calibrating nor running baselines: the kit's run has them) and adds the tests
+ * that compare each with the kit's run. Returns an object the tests read once the hook has run:
+ * { out, result, run, tag }.
  */
 function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], parity = true } = {}) {
   const state = { tag: newTag() };
@@ -41,14 +45,18 @@ function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], par
     state.run = readRun(state.out);
     state.summary = fs.readFileSync(path.join(state.out, 'summary.md'), 'utf8');
     if (parity) {
-      state.mongoshOut = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-mongosh-`));
       const without = ['--no-calibrate', '--no-baseline'];
-      state.mongoshResult = await invokeOrchestrate([...common, '--shell', 'mongosh', '--out', state.mongoshOut, ...args.filter((a) => !without.includes(a)), ...without], { env: { ...state.tag, ...env } });
-      state.mongoshRun = readRun(state.mongoshOut);
+      const again = async (name, shellArgs) => {
+        const out = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-${name}-`));
+        const result = await invokeOrchestrate([...common, ...shellArgs, '--out', out, ...args.filter((a) => !without.includes(a)), ...without], { env: { ...state.tag, ...env } });
+        return { out, result, run: readRun(out) };
+      };
+      ({ out: state.mongoshOut, result: state.mongoshResult, run: state.mongoshRun } = await again('mongosh', ['--shell', 'mongosh']));
+      ({ out: state.driverPathOut, result: state.driverPathResult, run: state.driverPathRun } = await again('lean-off', ['--shell', 'kit', '--lean', 'off']));
     }
   });
   after(() => {
-    for (const dir of [state.out, state.mongoshOut]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [state.out, state.mongoshOut, state.driverPathOut]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
   if (parity) {
     it('measures the same in mongosh: every non-timing field of every measurement line (same seed)', () => {
@@ -59,6 +67,17 @@ function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], par
       const kit = comparable(state.run);
       assert.ok(kit.length > 0, 'the kit\'s shell measured something');
       assert.deepEqual(kit, comparable(state.mongoshRun));
+    });
+
+    it('measures the same with the kit\'s lean path off (--lean off): every non-timing field of every measurement line (same seed)', () => {
+      assert.equal(state.driverPathResult.code, 0, state.driverPathResult.stderr);
+      assert.equal(state.run.run.params.lean, 'on');
+      assert.equal(state.driverPathRun.run.params.lean, 'off');
+      const onServer = (run) => run.measurements.filter((m) => m.server === server && !isTimeSample(m)).map(withoutTimings);
+      assert.deepEqual(onServer(state.driverPathRun), onServer(state.run));
+      // each step says which path took its calls: none the lean path's with it off
+      for (const step of state.driverPathRun.steps) assert.equal(step.calls.path, 'driver', `${step.step} ${step.pass}: ${JSON.stringify(step.calls)}`);
+      assert.ok(state.run.steps.every((step) => step.calls && ['lean', 'driver'].includes(step.calls.path)), JSON.stringify(state.run.steps.map((step) => step.calls)));
     });
   }
   return state;

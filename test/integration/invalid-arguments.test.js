@@ -25,6 +25,8 @@ const cases = [
   [['--seed', 'abc'], /--seed.*Not a whole number/],
   [['report', path.join(os.tmpdir(), 'classics-no-such-run')], /holds no results\.jsonl/],
   [['--bogus'], /unknown option '--bogus'/],
+  [['--lean', 'maybe'], /Allowed choices are on, off/],
+  [['--shell', 'mongosh', '--lean', 'off'], /--lean off: the lean path is the kit's shell's; mongosh has none/],
 ];
 
 describe('bad input', function () {

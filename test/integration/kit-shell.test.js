@@ -27,13 +27,18 @@ describe('the kit\'s shell beside mongosh, on ferretdb', function () {
   });
   after(async () => { if (server) await server.stop(); });
 
-  it('prints what mongosh prints for the probe script (results, errors, BSON types, printing, its uncaught end)', async () => {
-    const [kit, mongosh] = [await runShell('kit', { uri: server.uri, file: PROBE }), await runShell('mongosh', { uri: server.uri, file: PROBE })];
+  it('prints what mongosh prints for the probe script (results, errors, BSON types, printing, its uncaught end), on its lean path and with --lean off', async () => {
+    const mongosh = await runShell('mongosh', { uri: server.uri, file: PROBE });
     assert.ok(mongosh.stdout.split('\n').length > 100, `the probe ran in mongosh: ${mongosh.stderr}`);
-    assert.equal(kit.stdout, mongosh.stdout);
-    assert.equal(kit.stderr, mongosh.stderr);
-    assert.equal(kit.code, mongosh.code);
-    assert.equal(kit.code, 1, 'the probe ends with an uncaught ReferenceError');
+    for (const lean of ['on', 'off']) {
+      const kit = await runShell('kit', { uri: server.uri, file: PROBE, lean });
+      assert.equal(kit.stdout, mongosh.stdout, `--lean ${lean}`);
+      assert.equal(kit.stderr, mongosh.stderr, `--lean ${lean}`);
+      assert.equal(kit.code, mongosh.code, `--lean ${lean}`);
+      const leanCalls = Object.values(kit.calls.lean).reduce((a, b) => a + b, 0);
+      assert.ok(lean === 'on' ? leanCalls > 20 : leanCalls === 0, `--lean ${lean}: ${JSON.stringify(kit.calls)}`);
+    }
+    assert.equal(mongosh.code, 1, 'the probe ends with an uncaught ReferenceError');
   });
 
   it('keeps the variables given before the script and the code given to quit()', async () => {

@@ -1,6 +1,8 @@
 'use strict';
 // The kit's shell's parts that need no server: the list of mongosh's methods it stubs, the Node
-// built-ins it makes globals, its arguments, and the sizes it runs without the rewriter.
+// built-ins it makes globals, its arguments, the sizes it runs without the rewriter, and its lean
+// path's bytes held to the driver's (its OpMsgRequest framing, its reply decoding), and how the
+// kit sums which path took a step's calls.
 const assert = require('node:assert/strict');
 const vm = require('node:vm');
 const { collectMongoshApiNames } = require('../../orchestrator/kit-shell/tools/mongosh-api-names');
@@ -8,7 +10,8 @@ const stored = require('../../orchestrator/kit-shell/api/mongosh-api.json');
 const { nodeBuiltinModules } = require('../../orchestrator/kit-shell/context');
 const { parseArgs } = require('../../orchestrator/kit-shell/cli');
 const { splitLiteralVars } = require('../../orchestrator/kit-shell/literal-vars');
-const { defineVariables } = require('../../orchestrator/run/shells');
+const { defineVariables, combineCalls } = require('../../orchestrator/run/shells');
+const { frame, replyDocument } = require('../../orchestrator/kit-shell/api/lean');
 
 describe('the kit\'s shell', () => {
   it('knows every method of the installed mongosh (re-run tools/mongosh-api-names.js after an upgrade)', () => {
@@ -34,5 +37,48 @@ describe('the kit\'s shell', () => {
     vm.runInContext(declarations, context);
     assert.deepEqual(JSON.parse(JSON.stringify({ DOCS: context.DOCS, NAME: context.NAME, LIST: context.LIST })), vars);
     assert.equal(splitLiteralVars('var x = f(); var y = 1;').declarations, '');
+  });
+
+  it('frames a command as the driver\'s OpMsgRequest does (w:0 as moreToCome), byte for byte', () => {
+    const { BSON } = require('mongodb');
+    const { OpMsgRequest } = require('mongodb/lib/cmap/commands');
+    const lsid = { id: new BSON.Binary(Buffer.alloc(16, 7), BSON.Binary.SUBTYPE_UUID) };
+    const commands = [
+      [{ insert: 'c', documents: [{ _id: 1, f() { return 1; }, u: undefined, l: BSON.Long.fromNumber(5) }], ordered: true, lsid }, false],
+      [{ update: 'c', updates: [{ q: { _id: 1 }, u: { $push: { a: { $each: [6, 7] } } }, upsert: true }], ordered: true, writeConcern: { w: 0 } }, true],
+      [{ find: 'c', filter: { _id: 'x' }, projection: { a: 1 }, limit: 1, lsid }, false],
+    ];
+    const serializeOptions = { checkKeys: false, serializeFunctions: true, ignoreUndefined: false };
+    for (const [command, moreToCome] of commands) {
+      const theirs = Buffer.concat(new OpMsgRequest('d', { ...command }, { ...serializeOptions, moreToCome }).toBin());
+      const ours = frame({ ...command, $db: 'd' }, moreToCome, serializeOptions);
+      theirs.writeInt32LE(ours.readInt32LE(4), 4); // the request ids come from the same counter
+      assert.deepEqual(ours, theirs, Object.keys(command)[0]);
+    }
+  });
+
+  it('decodes a reply as the driver\'s MongoDBResponse.toObject does with mongosh\'s options (Longs kept)', () => {
+    const { BSON } = require('mongodb');
+    const { MongoDBResponse } = require('mongodb/lib/cmap/wire_protocol/responses');
+    const reply = { n: 1, nModified: BSON.Long.fromNumber(1), writeErrors: [{ index: 0, code: 11000, errmsg: 'E11000' }], cursor: { firstBatch: [{ _id: 1, l: BSON.Long.fromNumber(7), d: 1.5, i: new BSON.Int32(2) }], id: BSON.Long.ZERO }, ok: 1 };
+    const body = BSON.serialize(reply);
+    const message = Buffer.concat([Buffer.alloc(21), body]);
+    message.writeInt32LE(message.length, 0);
+    message.writeInt32LE(2013, 12);
+    const options = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: false, useBigInt64: false };
+    const ours = replyDocument(message, { ...options, validation: { utf8: { writeErrors: false } } });
+    assert.deepStrictEqual(ours, MongoDBResponse.make(body).toObject(options));
+    assert.ok(ours.cursor.firstBatch[0].l instanceof BSON.Long);
+  });
+
+  it('says which path took a step\'s calls, the methods the lean path never takes aside', () => {
+    const covered = ['insertOne', 'findOne'];
+    const lean = { covered, lean: { insertOne: 3 }, driver: { find: 2 }, why: { find: { 'a cursor': 2 } } };
+    const off = { covered, lean: {}, driver: { insertOne: 1 }, why: { insertOne: { 'the lean path is off': 1 } } };
+    assert.deepEqual(combineCalls([lean, null, lean]), { path: 'lean', lean: { insertOne: 6 }, driver: { find: 4 }, why: { find: { 'a cursor': 4 } } });
+    assert.equal(combineCalls([off]).path, 'driver');
+    assert.equal(combineCalls([lean, off]).path, 'mixed');
+    assert.equal(combineCalls([{ covered, lean: {}, driver: { find: 1 }, why: {} }]).path, 'driver');
+    assert.equal(combineCalls([null]), null);
   });
 });

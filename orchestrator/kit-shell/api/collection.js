@@ -9,7 +9,7 @@
 // client-side encryption settings. A collection is a Proxy, as in mongosh, so db.blog.comments
 // is the collection "blog.comments"; the names of mongosh's methods this class lacks are stubs
 // (api/unsupported.js), never sub-collections.
-const { SHELL_API_TYPE, AS_PRINTABLE, shellCall, shellValue, addHiddenDataProperty } = require('./protocol');
+const { SHELL_API_TYPE, AS_PRINTABLE, shellCall, shellSocketCall, shellValue, addHiddenDataProperty } = require('./protocol');
 const { assertArgsDefinedType, MongoshInvalidInputError, MongoshInternalError, MongoshRuntimeError, CommonErrors } = require('./errors');
 const { isValidCollectionName, driverOptions } = require('./names');
 const {
@@ -74,6 +74,14 @@ function missingArgument(method) {
   return new MongoshInvalidInputError(`Missing required argument at position 0 (${method})`, CommonErrors.InvalidArgument);
 }
 
+/**
+ * A call the lean path took (its promise), else the driver's: as a shell call, the lean path's
+ * answering socket event standing for the event loop's turn (protocol.js).
+ */
+function viaLean(leanPromise, driverCall, mapResult) {
+  return leanPromise === undefined ? shellCall(driverCall(), mapResult) : shellSocketCall(leanPromise, mapResult);
+}
+
 function insertOneResult(r) {
   return new InsertOneResult(!!r.acknowledged, r.insertedId);
 }
@@ -118,14 +126,21 @@ class Collection {
   getMongo() { return this._mongo; }
   [AS_PRINTABLE]() { return this._fullName(); }
 
+  /** The connection's lean path (api/lean.js): it takes a call, or returns undefined and the driver does. */
+  _lean() { return this._mongo._leanPath; }
+
   // ---- writes -------------------------------------------------------------------------------
   insertOne(doc, options = {}) {
     if (doc === undefined) throw missingArgument('Collection.insertOne');
-    return shellCall(this._coll().insertOne({ ...doc }, driverOptions(options)), insertOneResult);
+    const copy = { ...doc };
+    const coll = this._coll();
+    const driverCall = () => coll.insertOne(copy, driverOptions(options));
+    return viaLean(this._lean().insertOne('insertOne', coll, copy, options, driverCall), driverCall, insertOneResult);
   }
 
   insertMany(docs, options = {}) {
     assertArgsDefinedType([docs], [true], 'Collection.insertMany');
+    this._lean().declined('insertMany', 'a bulk write');
     return shellCall(this._insertMany(Array.isArray(docs) ? docs.map((doc) => ({ ...doc })) : docs, options));
   }
   async _insertMany(docs, options) {
@@ -136,6 +151,7 @@ class Collection {
   insert(docs, options = {}) {
     return shellCall(this._deprecated('Collection.insert() is deprecated. Use insertOne, insertMany, or bulkWrite.', () => {
       assertArgsDefinedType([docs], [true], 'Collection.insert');
+      this._lean().declined('insert', 'a bulk write (insertMany)');
       const copies = Array.isArray(docs) ? docs.map((doc) => ({ ...doc })) : [{ ...docs }];
       return this._insertMany(copies, options);
     }));
@@ -143,37 +159,58 @@ class Collection {
 
   updateOne(filter, update, options = {}) {
     if (filter === undefined) throw missingArgument('Collection.updateOne');
-    return shellCall(this._coll().updateOne(filter, update, driverOptions(options)), options.explain ? markAsExplainOutput : updateResult);
+    const driverCall = this._driverUpdate('updateOne', filter, update, options);
+    return viaLean(this._leanUpdate('updateOne', 'updateOne', filter, update, options, driverCall), driverCall, options.explain ? markAsExplainOutput : updateResult);
   }
   updateMany(filter, update, options = {}) {
     if (filter === undefined) throw missingArgument('Collection.updateMany');
-    return shellCall(this._write('updateMany', filter, update, options));
+    const driverCall = this._driverUpdate('updateMany', filter, update, options);
+    return viaLean(this._leanUpdate('updateMany', 'updateMany', filter, update, options, driverCall), driverCall, options.explain ? markAsExplainOutput : updateResult);
   }
   replaceOne(filter, replacement, options = {}) {
     if (filter === undefined) throw missingArgument('Collection.replaceOne');
-    return shellCall(this._coll().replaceOne(filter, replacement, driverOptions(options)), updateResult);
+    const coll = this._coll();
+    const driverCall = () => coll.replaceOne(filter, replacement, driverOptions(options));
+    return viaLean(this._lean().replaceOne('replaceOne', coll, filter, replacement, options, driverCall), driverCall, updateResult);
   }
-  _write(method, filter, update, options) {
-    return this._coll()[method](filter, update, driverOptions(options)).then(options.explain ? markAsExplainOutput : updateResult);
+  /** The driver's updateOne or updateMany (method), as a function to call. */
+  _driverUpdate(method, filter, update, options) {
+    const coll = this._coll();
+    return () => coll[method](filter, update, driverOptions(options));
+  }
+  /** The lean path's promise of updateOne or updateMany (method) as the script's call (called) names it, or undefined. */
+  _leanUpdate(called, method, filter, update, options, driverCall) {
+    return this._lean().update(called, this._coll(), filter, update, options, method === 'updateMany', driverCall);
   }
 
   update(filter, update, options = {}) {
     return shellCall(this._deprecated('Collection.update() is deprecated. Use updateOne, updateMany, or bulkWrite.', () => {
       assertArgsDefinedType([filter, update], [true, true], 'Collection.update');
-      return this._write(options.multi ? 'updateMany' : 'updateOne', filter, update, options);
+      const method = options.multi ? 'updateMany' : 'updateOne';
+      const driverCall = this._driverUpdate(method, filter, update, options);
+      return (this._leanUpdate('update', method, filter, update, options, driverCall) ?? driverCall())
+        .then(options.explain ? markAsExplainOutput : updateResult);
     }));
   }
 
   deleteOne(filter, options = {}) {
     if (filter === undefined) throw missingArgument('Collection.deleteOne');
-    return shellCall(this._coll().deleteOne(filter, driverOptions(options)), options.explain ? markAsExplainOutput : deleteResult);
+    const driverCall = this._driverDelete('deleteOne', filter, options);
+    return viaLean(this._leanDelete('deleteOne', 'deleteOne', filter, options, driverCall), driverCall, options.explain ? markAsExplainOutput : deleteResult);
   }
   deleteMany(filter, options = {}) {
     if (filter === undefined) throw missingArgument('Collection.deleteMany');
-    return shellCall(this._delete('deleteMany', filter, options));
+    const driverCall = this._driverDelete('deleteMany', filter, options);
+    return viaLean(this._leanDelete('deleteMany', 'deleteMany', filter, options, driverCall), driverCall, options.explain ? markAsExplainOutput : deleteResult);
   }
-  _delete(method, filter, options) {
-    return this._coll()[method](filter, driverOptions(options)).then(options.explain ? markAsExplainOutput : deleteResult);
+  /** The driver's deleteOne or deleteMany (method), as a function to call. */
+  _driverDelete(method, filter, options) {
+    const coll = this._coll();
+    return () => coll[method](filter, driverOptions(options));
+  }
+  /** The lean path's promise of deleteOne or deleteMany (method) as the script's call (called) names it, or undefined. */
+  _leanDelete(called, method, filter, options, driverCall) {
+    return this._lean().delete(called, this._coll(), filter, options, method === 'deleteOne' ? 1 : 0, driverCall);
   }
 
   remove(query, options = {}) {
@@ -182,11 +219,14 @@ class Collection {
       const removeOptions = processRemoveOptions(options);
       const method = removeOptions.justOne ? 'deleteOne' : 'deleteMany';
       delete removeOptions.justOne;
-      return this._delete(method, query, removeOptions);
+      const driverCall = this._driverDelete(method, query, removeOptions);
+      return (this._leanDelete('remove', method, query, removeOptions, driverCall) ?? driverCall())
+        .then(removeOptions.explain ? markAsExplainOutput : deleteResult);
     }));
   }
 
   bulkWrite(operations, options = {}) {
+    this._lean().declined('bulkWrite', 'a bulk write');
     return shellCall(this._bulkWrite(operations, options));
   }
   async _bulkWrite(operations, options) {
@@ -237,13 +277,16 @@ class Collection {
 
   find(query, projection, options = {}) {
     if (projection) options.projection = projection;
+    this._lean().declined('find', 'a cursor');
     const cursor = new Cursor(this._mongo, this._driverFind(query, options));
     return options.explain ? cursor.explain(options.explain) : shellValue(cursor);
   }
 
   findOne(query = {}, projection, options = {}) {
     if (projection) options.projection = projection;
-    return shellCall(driverFind(this._coll(), query, options).limit(1).tryNext());
+    const coll = this._coll();
+    const driverCall = () => driverFind(coll, query, options).limit(1).tryNext();
+    return viaLean(this._lean().findOne('findOne', coll, query, options, driverCall), driverCall);
   }
   _findOne(query, options = {}) {
     return driverFind(this._coll(), query, options).limit(1).tryNext();

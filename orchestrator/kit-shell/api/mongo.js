@@ -1,11 +1,12 @@
 'use strict';
-// mongosh's Mongo (shell-api mongo.js): one connection (a MongoClient), the URI as mongosh
-// normalises it, and a Database object per name, made once. The shell keeps every Mongo it
+// mongosh's Mongo (shell-api mongo.js): one connection (a MongoClient) with its lean path
+// (api/lean.js), the URI as mongosh normalises it, and a Database object per name, made once. The shell keeps every Mongo it
 // opened, to close them all when the script ends.
 const { SHELL_API_TYPE, AS_PRINTABLE, shellCall, addHiddenDataProperty } = require('./protocol');
 const { assertArgsDefinedType, MongoshInvalidInputError, MongoshInternalError, MongoshRuntimeError, CommonErrors } = require('./errors');
 const { assertValidDatabaseName, driverOptions } = require('./names');
 const { connectionInfo, openClient } = require('./connection');
+const { LeanPath } = require('./lean');
 const { Database } = require('./database');
 const { stubMissingMethods } = require('./unsupported');
 
@@ -16,6 +17,7 @@ class Mongo {
     else if (typeof uri !== 'string') uri = 'mongodb://localhost/';
     this._connectionInfo = connectionInfo(uri);
     this._mongoClient = null;
+    this._leanPath = null;
     this._databases = Object.create(null);
   }
 
@@ -24,6 +26,7 @@ class Mongo {
   async _connect(username, password) {
     if (username || password) this._connectionInfo = connectionInfo(this._uri, { username, password });
     this._mongoClient = await openClient(this._connectionInfo);
+    this._leanPath = new LeanPath(this._mongoClient);
     this._shell.mongos.add(this);
     return this;
   }
@@ -71,6 +74,7 @@ class Mongo {
   }
   async _close() {
     this._shell.mongos.delete(this);
+    this._leanPath?.close();
     if (this._mongoClient) await this._mongoClient.close();
   }
 

@@ -53,6 +53,25 @@ function shellCall(promise, mapResult) {
   return settled;
 }
 
+/**
+ * shellCall for a call whose answer the caller reports with noteSocketEvent() as it arrives (the
+ * lean path's replies, api/lean.js): a socket event is served in the loop's poll phase, after
+ * the check phase and the timers the loop went through since the call began, so the loop has
+ * turned by then and no immediate need be armed to find out. A call answered without one (a w:0
+ * write, a reply already read) yields a turn as any other.
+ */
+function shellSocketCall(promise, mapResult) {
+  loopTurned = false;
+  const settled = promise.then(mapResult === undefined ? afterCall : afterCallMapping(mapResult), afterError);
+  settled[SYNTHETIC_PROMISE] = true;
+  return settled;
+}
+
+/** A socket event answered the current call: the event loop has turned since it began. */
+function noteSocketEvent() {
+  loopTurned = true;
+}
+
 // The handlers are made once (per result mapper), so a call allocates one promise and no closure.
 function afterCall(value) {
   return loopTurned ? value : new Promise((resolve) => { setImmediate(resolve, value); });
@@ -78,5 +97,5 @@ function shellValue(value) {
 
 module.exports = {
   SYNTHETIC_PROMISE, SYNTHETIC_ASYNC_ITERABLE, UNCATCHABLE, SHELL_API_TYPE, AS_PRINTABLE,
-  addHiddenDataProperty, shellCall, shellValue,
+  addHiddenDataProperty, shellCall, shellSocketCall, noteSocketEvent, shellValue,
 };

@@ -53,7 +53,10 @@ function createShell({ output, loadFile }) {
     async closeAll() {
       const open = [...state.mongos];
       state.mongos.clear();
-      await Promise.all(open.map((m) => m._mongoClient?.close().catch(() => {})));
+      await Promise.all(open.map((m) => {
+        m._leanPath?.close();
+        return m._mongoClient?.close().catch(() => {});
+      }));
     },
   };
 
