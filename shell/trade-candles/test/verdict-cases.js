@@ -26,9 +26,9 @@ const cases = {
     [UNTESTABLE]: { server: 'all servers', records: loads({ snappy: {}, zstd: { bytes: 60 } }), measured: /mongod:none --server mongod:zstd/ },
   },
   'zstd-writes-faster': {
-    [HOLDS]: { server: 'all servers', records: loads({ none: { ms: 100 }, zstd: { ms: 70 } }) },
-    [FAILS]: { server: 'all servers', records: loads({ none: { ms: 100 }, zstd: { ms: 120 } }) },
-    [INCONCLUSIVE]: { server: 'all servers', records: loads({ none: { ms: 100 }, zstd: { ms: 93 } }) },
+    [HOLDS]: { server: 'all servers', records: loads({ none: { ms: 1000 }, zstd: { ms: 700 } }) },
+    [FAILS]: { server: 'all servers', records: loads({ none: { ms: 1000 }, zstd: { ms: 1200 } }) },
+    [INCONCLUSIVE]: { server: 'all servers', records: loads({ none: { ms: 1000 }, zstd: { ms: 930 } }) },
     [UNTESTABLE]: { server: 'all servers', records: loads({ zstd: { ms: 70 } }) },
   },
   'zstd-reads-slower': {
