@@ -68,20 +68,22 @@ async function probeAt({ scenario, sizes, index, server, client, options, config
 }
 
 /**
- * Probes a scenario on a server until the planner has what it needs: { fixedMs, probes }. A
+ * Probes a scenario on a server until the planner has what it needs: { fixedMs, probes,
+ * seconds (the probing's own time) }. A
  * probe that fails throws, and the scenario does not run on that server.
  */
 async function probeScenario({ scenario, server, client, options, config, progress, logDir, budgetSeconds }) {
   const pinned = pinnedSizes(scenario, options.overrides);
   const fixedMs = fixedStepMs(scenario, options.workers);
   const probes = [];
+  const started = Date.now();
   for (;;) {
     if (options.isInterrupted?.()) break;
     const sizes = nextProbeSizes(scenario, { done: probes, fixedMs, budgetSeconds, pinned });
     if (!sizes) break;
     probes.push(await probeAt({ scenario, sizes, index: probes.length + 1, server, client, options, config, progress, logDir }));
   }
-  return { fixedMs, probes };
+  return { fixedMs, probes, seconds: (Date.now() - started) / 1000 };
 }
 
 module.exports = { probeScenario, pinnedSizes };

@@ -61,6 +61,11 @@ function atLeastAll(a, b) {
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.max(v, b[k] ?? v)]));
 }
 
+/** Each variable at most as large in a as in b (a probe below the largest is below it in every variable). */
+function atMostAll(a, b) {
+  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.min(v, b[k] ?? v)]));
+}
+
 function sameSizes(a, b) {
   return Object.keys(a).every((k) => a[k] === b[k]);
 }
@@ -108,7 +113,7 @@ function nextProbeSizes(descriptor, { done = [], fixedMs = {}, budgetSeconds, pi
   if (distinct >= sizesNeeded(descriptor)) return null;
   // half the largest where that is a size of its own; else (the smallest sizes are near) a little larger
   for (const k of [0.5, 1.5, 2]) {
-    const next = fresh(k < 1 ? sizesAt(descriptor, f * k, pinned) : atLeastAll(sizesAt(descriptor, Math.min(1, f * k), pinned), largest.sizes));
+    const next = fresh(k < 1 ? atMostAll(sizesAt(descriptor, f * k, pinned), largest.sizes) : atLeastAll(sizesAt(descriptor, Math.min(1, f * k), pinned), largest.sizes));
     if (next) return next;
   }
   return null;
@@ -378,6 +383,7 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
       fraction: fractionOf(descriptor, chosen),
       budgetSeconds: budgetMs / 1000,
       predictedSeconds: predict(s, chosen) / 1000,
+      probeSeconds: s.probe.seconds ?? null,
       fits,
       spansRaised: raise,
       model: {
