@@ -5,6 +5,7 @@
 const { sizesOf, stepTimeOf } = require('../results/reader');
 const { sizeText, percent, seconds, tooSmallLines, shortSpanLines } = require('../sizing/describe');
 const { formatDuration } = require('../sizing/duration');
+const { fractionOf } = require('../sizing/planner');
 const { toMarkdown } = require('./tables');
 
 /** The size a run ran at, in one phrase for its header. */
@@ -38,7 +39,7 @@ function sizesSection(runData, scenarios) {
   const header = ['scenario', 'server', 'size', 'of the article', ...(auto ? ['predicted', 'actual', 'actual / predicted'] : ['actual'])];
   const body = rows.map((r) => {
     const actualS = r.actual ? r.actual.ms / 1000 : null;
-    const cells = [r.scenario.name, r.server, r.sizes ? sizeText(r.scenario, r.sizes) : '–', percent(r.record?.fraction)];
+    const cells = [r.scenario.name, r.server, r.sizes ? sizeText(r.scenario, r.sizes) : '–', percent(r.record?.fraction ?? (r.sizes ? fractionOf(r.scenario, r.sizes) : null))];
     if (!auto) return [...cells, seconds(actualS)];
     const predicted = r.record?.predictedSeconds;
     return [...cells, predicted === undefined || predicted === null ? '–' : `${seconds(predicted)}${r.record.fits === false ? ' (over budget)' : ''}`,

@@ -8,7 +8,7 @@
 // shown as the article printed it, with why.
 const { matches } = require('../results/records');
 const { aggregateRepeats } = require('../results/repeats');
-const { spanMsOf, minSpanMs } = require('../sizing/planner');
+const { spanMsOf, minSpanMs, MIN_SPAN_MS } = require('../sizing/planner');
 
 const HOLDS = 'holds';
 const FAILS = 'does not hold';
@@ -182,21 +182,20 @@ function growth(check, records) {
  * The timed figures a check decides from, each as { label, ms, minMs }: a figure of a few
  * milliseconds is mostly the clock's resolution, a shell's start skew or the machine's jitter,
  * so a verdict may not rest on one shorter than its step's shortest span (the scenario's
- * scaling.spans, else MIN_SPAN_MS). Sizes, counts and means per operation are no spans.
+ * scaling.spans, else MIN_SPAN_MS; a baseline's, MIN_SPAN_MS). Sizes, counts and means per
+ * operation are no spans.
  */
 function figuresOf(check, records, all, descriptor) {
   const figures = [];
-  const add = (label, sel, from) => {
+  // a step's own minimum is about how its shells time it; a baseline's figures (fromServer, timed
+  // in the kit's own process) are held to the default
+  const add = (label, sel, from, baseline) => {
     const found = pick(from, sel).filter((r) => Number.isFinite(r[check.field]));
     if (!found.length) return;
     const used = check.sum ? found : found.slice(0, 1);
     const ms = spanMsOf(check.field, used.reduce((n, r) => n + r[check.field], 0));
     if (ms === null) return;
-    figures.push({ label, ms, minMs: Math.max(...used.map((r) => minSpanMs(descriptor, r.step))) });
-  };
-  const side = (sel, from) => {
-    const { fromServer, ...where } = sel;
-    return [where, fromServer ? all.filter((r) => r.server === fromServer) : from];
+    figures.push({ label, ms, minMs: baseline ? MIN_SPAN_MS : Math.max(...used.map((r) => minSpanMs(descriptor, r.step))) });
   };
   const describe = (where) => Object.values(where).join(' ');
   if (check.kind === 'ratio' || check.kind === 'near') {
@@ -204,8 +203,8 @@ function figuresOf(check, records, all, descriptor) {
     const points = check.at ? check.at.map((x) => [{ ...check.num, [check.x]: x }, { ...check.den, [check.x]: x }]) : [[check.num, check.den]];
     for (const [num, den] of points) {
       for (const sel of [num, den]) {
-        const [where, set] = side(sel, from);
-        add(describe(sel), where, set);
+        const { fromServer, ...where } = sel;
+        add(describe(sel), where, fromServer ? all.filter((r) => r.server === fromServer) : from, Boolean(fromServer));
       }
     }
   } else if (check.kind === 'growth') {

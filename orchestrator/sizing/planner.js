@@ -61,9 +61,17 @@ function atLeastAll(a, b) {
   return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.max(v, b[k] ?? v)]));
 }
 
-/** Each variable at most as large in a as in b (a probe below the largest is below it in every variable). */
-function atMostAll(a, b) {
-  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.min(v, b[k] ?? v)]));
+/**
+ * Every varying variable of sizes times k (one of its allowed values, within its least and the
+ * article's): a probe k times another in each of its variables, so every step's terms move.
+ */
+function scaleSizes(descriptor, sizes, k, pinned = {}) {
+  const { article } = descriptor.sizes;
+  return Object.fromEntries(Object.entries(sizes).map(([name, v]) => {
+    const decl = descriptor.scaling.vary[name];
+    if (!decl || name in pinned) return [name, v];
+    return [name, scaledValue(decl, article[name], Math.min(1, (v * k) / article[name]))];
+  }));
 }
 
 function sameSizes(a, b) {
@@ -90,8 +98,8 @@ function probeWorkMs(probe, fixedMs = {}) {
  * target, not the square of it), 2 to 8 times, until its work reaches a third of the target.
  * A step whose operations grow dearer with the size, or whose parts cost something of their
  * own, needs a size more for each to tell them from its fixed cost and its cost per operation:
- * where the largest is long enough already, the next is half its size (or, where that is a
- * size probed already, 1.5 or 2 times it).
+ * where the largest is long enough already, the next is half its size in every variable (or,
+ * where that is a size probed already, a quarter or three quarters of it, or 1.5 or 2 times it).
  */
 function nextProbeSizes(descriptor, { done = [], fixedMs = {}, budgetSeconds, pinned = {} }) {
   const floor = sizesAt(descriptor, 0, pinned);
@@ -106,14 +114,14 @@ function nextProbeSizes(descriptor, { done = [], fixedMs = {}, budgetSeconds, pi
   const target = probeTargetMs(budgetSeconds);
   if (work < target / 3 && f < 1) {
     const r = Math.min(8, Math.max(2, Math.sqrt(target / Math.max(work, 1))));
-    const next = fresh(atLeastAll(sizesAt(descriptor, Math.min(1, f * r), pinned), largest.sizes));
+    const next = fresh(scaleSizes(descriptor, largest.sizes, r, pinned));
     if (next) return next;
   }
   const distinct = new Set(done.map((p) => JSON.stringify(p.sizes))).size;
   if (distinct >= sizesNeeded(descriptor)) return null;
   // half the largest where that is a size of its own; else (the smallest sizes are near) a little larger
-  for (const k of [0.5, 1.5, 2]) {
-    const next = fresh(k < 1 ? atMostAll(sizesAt(descriptor, f * k, pinned), largest.sizes) : atLeastAll(sizesAt(descriptor, Math.min(1, f * k), pinned), largest.sizes));
+  for (const k of [0.5, 0.25, 0.75, 1.5, 2]) {
+    const next = fresh(scaleSizes(descriptor, largest.sizes, k, pinned));
     if (next) return next;
   }
   return null;
@@ -126,9 +134,14 @@ function termsOf(decl) {
   return [['a', decl.ops], ['b', decl.grows], ['d', decl.parts]].filter(([, text]) => text);
 }
 
-/** How many distinct probe sizes the scenario's steps need for every term they declare. */
+/**
+ * How many distinct probe sizes the scenario's steps need for every term they declare, and one
+ * more where a growth is fitted to the steps' totals: with no size to spare, the noise in three
+ * timings makes a curve of its own, and only the upward ones survive the fit (a cost cannot
+ * shrink), which would overstate every growth.
+ */
 function sizesNeeded(descriptor) {
-  return 1 + Math.max(...Object.values(descriptor.scaling.steps).map((d) => termsOf(d).length));
+  return 1 + Math.max(...Object.values(descriptor.scaling.steps).map((d) => termsOf(d).length + (d.grows && !d.figures ? 1 : 0)));
 }
 
 /** Least squares of y on the chosen columns; null where they cannot be told apart. */

@@ -145,7 +145,7 @@ describe('sizing: --size auto', () => {
       assert.equal(new Set(done.map((p) => JSON.stringify(p.sizes))).size, done.length, 'no size probed twice');
     });
 
-    it('probes a scenario with growing steps at three sizes at least, with a smaller one where the largest is long already', () => {
+    it('probes a scenario with growing steps at four sizes at least, with smaller ones where the largest is long already', () => {
       const d = scenario('power-of-2-sizes');
       const slow = (sizes) => ({ setup: { ms: 500 + sizes.DOCS * 3 }, pass: { ms: 500 + sizes.UPDATES * sizes.DOCS * 0.1 } });
       const done = [];
@@ -154,8 +154,10 @@ describe('sizing: --size auto', () => {
         if (!sizes) break;
         done.push({ sizes, steps: slow(sizes) });
       }
-      assert.equal(done.length, 3);
-      assert.ok(done[2].sizes.DOCS < done[1].sizes.DOCS && done[2].sizes.DOCS > done[0].sizes.DOCS);
+      assert.equal(done.length, 4, 'the fixed cost, a cost per operation, a growth, and one size to spare');
+      for (const p of done.slice(2)) {
+        for (const name of Object.keys(d.scaling.vary)) assert.ok(p.sizes[name] < done[1].sizes[name] && p.sizes[name] >= done[0].sizes[name], `${name}: ${JSON.stringify(p.sizes)}`);
+      }
     });
   });
 
