@@ -59,26 +59,19 @@ function parseExpression(text) {
     }
     throw new ExpressionError(`unexpected "${t.op}" in "${text}"`);
   }
-  function product() {
-    let left = factor();
-    while (peek()?.op === '*' || peek()?.op === '/') {
-      const op = tokens[i++].op;
+  /** A left-to-right run of next() joined by the operators given (* and /, or + and -). */
+  const chain = (next, ops) => () => {
+    let left = next();
+    while (peek()?.op in ops) {
+      const op = ops[tokens[i++].op];
       const l = left;
-      const r = factor();
-      left = op === '*' ? (v) => l(v) * r(v) : (v) => l(v) / r(v);
+      const r = next();
+      left = (v) => op(l(v), r(v));
     }
     return left;
-  }
-  function sum() {
-    let left = product();
-    while (peek()?.op === '+' || peek()?.op === '-') {
-      const op = tokens[i++].op;
-      const l = left;
-      const r = product();
-      left = op === '+' ? (v) => l(v) + r(v) : (v) => l(v) - r(v);
-    }
-    return left;
-  }
+  };
+  const product = chain(factor, { '*': (a, b) => a * b, '/': (a, b) => a / b });
+  const sum = chain(product, { '+': (a, b) => a + b, '-': (a, b) => a - b });
   const root = sum();
   if (i < tokens.length) throw new ExpressionError(`unexpected "${tokens[i].op ?? tokens[i].name ?? tokens[i].number}" in "${text}"`);
   return { text, names, evaluate: (vars) => root(vars) };
