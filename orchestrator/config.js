@@ -19,6 +19,14 @@ const KIT_DATABASES = {
 };
 
 /**
+ * --budget's default under --size auto: the time each scenario's steps may take on one server.
+ * Chosen so that the README's main job (every scenario on the embedded server, start-up,
+ * calibration, probes and rendering included) takes at most 30 minutes on the 2-core machines
+ * this kit is built on; the one number to retune when the embedded server changes.
+ */
+const DEFAULT_BUDGET_SECONDS = 240;
+
+/**
  * The environment variables, in the order the README lists them. `key` is the field of the
  * resolved config; `parse` turns the text into its value; `internal` ones are set by the kit for
  * the processes it starts and are listed so that no module invents its own.
@@ -118,4 +126,5 @@ const KIT_SHELL_CALLS_VARIABLE = VARIABLES.find((v) => v.key === 'kitShellCalls'
 
 module.exports = {
   resolveConfig, VARIABLES, ROOT, DB_PREFIX, KIT_DATABASES, OWNER_MARK, SHELL_URI_VARIABLE, KIT_SHELL_LEAN_VARIABLE, KIT_SHELL_CALLS_VARIABLE,
+  DEFAULT_BUDGET_SECONDS,
 };

@@ -10,6 +10,8 @@ const { ScenarioError, UsageError } = require('./errors');
 const { DB_PREFIX } = require('./config');
 
 const SIZE_NAMES = ['smoke', 'quick', 'article'];
+/** --size: the budget's own choice (auto, the default) or one of the sizes each descriptor lists. */
+const SIZE_CHOICES = ['auto', ...SIZE_NAMES];
 const REPEATS = ['once', 'passes'];
 const CHART_TYPES = ['line', 'bar'];
 const SERVER_KINDS = ['ferretdb', 'ferretdb-pg', 'ferretdb2', 'mongod', 'mongod:none', 'mongod:snappy', 'mongod:zstd', 'mongod:zlib'];
@@ -97,6 +99,103 @@ function publishedProblems(published, descriptor) {
   return problems;
 }
 
+/**
+ * How a scenario grows under --size auto (scaling): every size variable either varies with the
+ * fraction of the article (vary: its least value, or the values its script accepts) or stays
+ * the article's (fixed, with why: a finding depends on it); each step's operations (ops),
+ * where each costs more as the size grows what it grows with (grows, with why), and where its
+ * parts (a table's cells) each cost something of their own how many there are (parts), in the
+ * size variables; and where a step's own lines time parts of different sizes (figures), how to
+ * read its growth from them; the probe's sizes; the smallest size each finding needs (findings); and the steps
+ * whose timed figures a verdict uses, with the shortest span it may use and the variable that
+ * lengthens it (spans).
+ */
+function scalingProblems(descriptor, published) {
+  const problems = [];
+  const need = (cond, what) => { if (!cond) problems.push(`scaling: ${what}`); };
+  const s = descriptor.scaling;
+  if (!s || typeof s !== 'object') return ['scaling is missing: which size variables scale under --size auto (vary), which must not (fixed, with why), each step\'s operations (steps), and the smallest size each finding needs (findings)'];
+  const article = descriptor.sizes?.article || {};
+  const names = Object.keys(article).filter((k) => k !== 'passes');
+  const vary = s.vary || {};
+  const fixed = s.fixed || {};
+  need(Object.keys(vary).length > 0, 'vary is empty: name the variables that scale with the budget');
+  for (const name of names) {
+    need(name in vary || name in fixed, `${name} is in neither vary nor fixed`);
+    need(!(name in vary && name in fixed), `${name} is in both vary and fixed`);
+  }
+  for (const name of [...Object.keys(vary), ...Object.keys(fixed)]) need(names.includes(name), `${name} is not a size variable of sizes.article`);
+  for (const [name, decl] of Object.entries(vary)) {
+    if (!names.includes(name)) continue;
+    need(decl && typeof decl === 'object', `vary.${name} must be an object ({} or { least } or { values })`);
+    if (decl?.least !== undefined) need(Number.isInteger(decl.least) && decl.least >= 1 && decl.least <= article[name], `vary.${name}.least must be a whole number from 1 to the article's ${article[name]}`);
+    if (decl?.values !== undefined) {
+      const v = decl.values;
+      need(Array.isArray(v) && v.length > 0 && v.every((x, i) => Number.isInteger(x) && x >= 1 && (i === 0 || x > v[i - 1])) && v.at(-1) === article[name],
+        `vary.${name}.values must be whole numbers in ascending order ending at the article's ${article[name]}`);
+    }
+  }
+  for (const [name, why] of Object.entries(fixed)) need(typeof why === 'string' && why.length > 0, `fixed.${name}: say why it must not scale`);
+  for (const [name, v] of Object.entries(s.probe || {})) {
+    need(name in vary, `probe.${name}: only varying variables are probed at other sizes`);
+    need(Number.isInteger(v) && v >= (vary[name]?.least ?? 1) && v <= article[name] && (!vary[name]?.values || vary[name].values.includes(v)),
+      `probe.${name} must be one of its allowed values, at most the article's`);
+  }
+  const { parseExpression } = require('./sizing/expression');
+  const expressionProblem = (what, text) => {
+    try {
+      const e = parseExpression(text);
+      const unknown = [...e.names].filter((n) => !names.includes(n));
+      if (unknown.length) return `${what} names ${unknown.join(', ')}, not a size variable`;
+      return Number.isFinite(e.evaluate(article)) ? null : `${what} is not a number at the article's size`;
+    } catch (err) {
+      return `${what}: ${err.message}`;
+    }
+  };
+  const stepNames = (descriptor.steps || []).map((st) => st.name);
+  for (const name of stepNames) {
+    const decl = s.steps?.[name];
+    if (!decl) { problems.push(`scaling: steps.${name} is missing: its operations (ops) in the size variables`); continue; }
+    const opsProblem = expressionProblem(`steps.${name}.ops`, decl.ops);
+    if (opsProblem) problems.push(`scaling: ${opsProblem}`);
+    if (decl.grows !== undefined) {
+      const growsProblem = expressionProblem(`steps.${name}.grows`, decl.grows);
+      if (growsProblem) problems.push(`scaling: ${growsProblem}`);
+      need(typeof decl.why === 'string' && decl.why.length > 0, `steps.${name}.grows: say why each operation costs more as the size grows (why)`);
+    }
+    if (decl.figures !== undefined) {
+      const f = decl.figures;
+      need(decl.grows !== undefined, `steps.${name}.figures: only a step that declares its growth (grows) reads it from its figures`);
+      need(f && typeof f.field === 'string' && (f.where === undefined || typeof f.where === 'object'), `steps.${name}.figures needs the timed field of its lines (field), and may select them (where)`);
+      for (const key of ['ops', 'grows']) {
+        try { parseExpression(f?.[key]); } catch (err) { problems.push(`scaling: steps.${name}.figures.${key}: ${err.message}`); }
+      }
+    }
+    if (decl.parts !== undefined) {
+      const partsProblem = expressionProblem(`steps.${name}.parts`, decl.parts);
+      if (partsProblem) problems.push(`scaling: ${partsProblem}`);
+    }
+  }
+  for (const name of Object.keys(s.steps || {})) need(stepNames.includes(name), `steps.${name}: no step of that name`);
+  const ids = new Set((published?.findings || []).map((f) => f.id));
+  for (const [id, decl] of Object.entries(s.findings || {})) {
+    need(ids.has(id), `findings.${id}: published.json has no finding of that id`);
+    need(decl && typeof decl.why === 'string' && decl.why.length > 0, `findings.${id}: say why it needs that size (why)`);
+    need(decl?.atLeast && Object.keys(decl.atLeast).length > 0, `findings.${id}: atLeast names no size variable`);
+    for (const [name, v] of Object.entries(decl?.atLeast || {})) {
+      need(names.includes(name) && Number.isInteger(v) && v <= article[name], `findings.${id}.atLeast.${name} must be a size variable and a whole number no larger than the article's`);
+    }
+  }
+  for (const [name, decl] of Object.entries(s.spans || {})) {
+    const step = (descriptor.steps || []).find((st) => st.name === name);
+    need(step, `spans.${name}: no step of that name`);
+    need(typeof decl?.field === 'string', `spans.${name}.field: the timed field of its lines a verdict uses`);
+    if (decl?.minMs !== undefined) need(Number.isInteger(decl.minMs) && decl.minMs > 0, `spans.${name}.minMs must be a whole number of ms`);
+    if (decl?.raise !== undefined) need(decl.raise in vary && (step?.params || []).includes(decl.raise), `spans.${name}.raise must be a varying variable of that step`);
+  }
+  return problems;
+}
+
 /** Scripts (and a baseline module) that lack header fields, and shared blocks that drifted apart. */
 function scriptProblems(descriptor, dir) {
   const problems = [];
@@ -159,6 +258,7 @@ function scenarioProblems(dir) {
   if (typeof descriptor.published === 'string') {
     const published = readJson(path.join(dir, descriptor.published), problems, descriptor.published);
     if (published) problems.push(...publishedProblems(published, descriptor));
+    problems.push(...scalingProblems(descriptor, published));
   }
   problems.push(...scriptProblems(descriptor, dir), ...sizeProblems(descriptor, dir));
   return problems;
@@ -229,4 +329,4 @@ function selectScenarios(all, names, warn = () => {}) {
   });
 }
 
-module.exports = { discoverScenarios, selectScenarios, scenarioProblems, scenarioDirs, SIZE_NAMES, SERVER_KINDS, HEADER_FIELDS };
+module.exports = { discoverScenarios, selectScenarios, scenarioProblems, scenarioDirs, SIZE_NAMES, SIZE_CHOICES, SERVER_KINDS, HEADER_FIELDS };

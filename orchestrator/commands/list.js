@@ -14,9 +14,20 @@ function sizeTable(scenario) {
   return rows.map((r) => `  ${r.map((c, i) => (i ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')}`);
 }
 
+/** How --size auto scales the scenario: what varies, what stays the article's and why, what each finding needs. */
+function autoLines(scenario) {
+  const { vary, fixed = {}, findings = {} } = scenario.scaling;
+  const lines = [`  auto (the default): scales ${Object.keys(vary).join(', ')} to fit --budget, up to the article's`];
+  for (const [name, why] of Object.entries(fixed)) lines.push(`    ${name} stays ${scenario.sizes.article[name].toLocaleString('en-US')}: ${why}`);
+  for (const [id, need] of Object.entries(findings)) {
+    lines.push(`    ${id} needs ${Object.entries(need.atLeast).map(([k, v]) => `${k} ≥ ${v.toLocaleString('en-US')}`).join(', ')}`);
+  }
+  return lines;
+}
+
 function register(program, { config, log, setResult }) {
   program.command('list [scenario...]')
-    .description('list the scenarios and their sizes (the article\'s, quick and smoke)')
+    .description('list the scenarios, their sizes (the article\'s, quick and smoke) and how --size auto scales them')
     .action((names) => {
       const all = discoverScenarios(config.shellDir);
       const chosen = names.length ? selectScenarios(all, names) : all;
@@ -24,6 +35,7 @@ function register(program, { config, log, setResult }) {
         log(`${s.name}: ${s.title}`);
         log(`  ${s.article.title} (${s.article.site}, ${s.article.year}) ${s.article.url || ''}`.trimEnd());
         sizeTable(s).forEach((line) => log(line));
+        autoLines(s).forEach((line) => log(line));
       }
       for (const b of names.length ? [] : all.broken) log(`${b.name}: BROKEN: ${b.problem}`);
       setResult(!names.length && all.broken.length ? 1 : 0);

@@ -2,6 +2,7 @@
 // Option parsers for commander: each throws InvalidArgumentError with what is accepted, so bad
 // input gets commander's one line and exit code 2.
 const { InvalidArgumentError } = require('commander');
+const { parseDuration } = require('../sizing/duration');
 
 function parsePasses(value) {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('Not a whole number of at least 1.');
@@ -25,8 +26,15 @@ function parseSetting(value, previous) {
   return { ...previous, [m[1]]: Number(m[2]) };
 }
 
+/** --budget: seconds from 90s, 5m, 1m30s, 1h (or a bare number of seconds). */
+function parseBudget(value) {
+  const seconds = parseDuration(value);
+  if (seconds === null || !(seconds >= 1)) throw new InvalidArgumentError('Not a duration of at least 1s, such as 90s, 5m or 1m30s.');
+  return seconds;
+}
+
 function collect(value, previous) {
   return previous.concat([value]);
 }
 
-module.exports = { parsePasses, parseFraction, parseSeed, parseSetting, collect };
+module.exports = { parsePasses, parseFraction, parseSeed, parseSetting, parseBudget, collect };

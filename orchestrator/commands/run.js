@@ -6,7 +6,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Option } = require('commander');
 const { UsageError } = require('../errors');
-const { discoverScenarios, selectScenarios, SIZE_NAMES } = require('../scenarios');
+const { discoverScenarios, selectScenarios, SIZE_CHOICES } = require('../scenarios');
 const { parseServerSpecs, ACCEPTED } = require('../servers/spec');
 const { checkReachable } = require('../servers/start');
 const { leaseUserServers } = require('../run/lease');
@@ -15,7 +15,9 @@ const { createProgress } = require('../run/progress');
 const { SHELLS, DEFAULT_SHELL } = require('../run/shells');
 const { installSignalHandlers, cleanupAll } = require('../processes');
 const { hasResults } = require('../results/reader');
-const { parsePasses, parseSeed, parseSetting, collect } = require('./parse');
+const { parsePasses, parseSeed, parseSetting, parseBudget, collect } = require('./parse');
+const { formatDuration } = require('../sizing/duration');
+const { DEFAULT_BUDGET_SECONDS } = require('../config');
 const { makeOutDir, timestamp } = require('./out-dir');
 
 /** Every --set must name a size variable of a chosen scenario. */
@@ -42,8 +44,13 @@ async function confirmUserServers(specs, scenarios, opts, log) {
   const lines = [
     `The kit will write to ${userServers.map((s) => `'${s.spec}'`).join(', ')}:`,
     ...scenarios.map((s) => {
+      const where = `  database ${s.database} (created, then dropped${opts.keepData ? ' unless --keep-data' : ''})`;
+      if (opts.size === 'auto') {
+        const upTo = Object.entries(s.sizes.article).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${opts.set[k] ?? v}`).join(' ');
+        return `${where}: first a few short probes, then the largest size predicted to fit ${formatDuration(opts.budget)}, at most ${upTo}`;
+      }
       const { passes, ...sizes } = s.sizes[opts.size];
-      return `  database ${s.database} (created, then dropped${opts.keepData ? ' unless --keep-data' : ''}): ${Object.entries(sizes).map(([k, v]) => `${k}=${v}`).join(' ')}, ${opts.passes ?? passes} pass(es)`;
+      return `${where}: ${Object.entries(sizes).map(([k, v]) => `${k}=${v}`).join(' ')}, ${opts.passes ?? passes} pass(es)`;
     }),
   ];
   if (!process.stdin.isTTY) {
@@ -57,9 +64,18 @@ async function confirmUserServers(specs, scenarios, opts, log) {
   if (!/^y(es)?$/i.test(answer.trim())) throw new UsageError('stopped: nothing was written');
 }
 
-async function runCommand(namesGiven, optsGiven, { config, log }) {
+/** --budget and --size-per-server belong to --size auto: given with a named size, they would do nothing. */
+function checkSizeOptions(opts, given) {
+  if (opts.size === 'auto') return;
+  for (const [option, flag] of [['budget', '--budget'], ['sizePerServer', '--size-per-server']]) {
+    if (given(option)) throw new UsageError(`${flag} applies to --size auto; --size ${opts.size} runs the sizes its name gives`);
+  }
+}
+
+async function runCommand(namesGiven, optsGiven, { config, log, given = () => false }) {
   let names = namesGiven;
   let opts = optsGiven;
+  if (!opts.resume) checkSizeOptions(opts, given);
   let resume = null;
   if (opts.resume) {
     if (!hasResults(opts.resume)) throw new UsageError(`--resume ${opts.resume}: no results.jsonl there`);
@@ -91,10 +107,10 @@ async function runCommand(namesGiven, optsGiven, { config, log }) {
       config,
       progress,
       options: {
-        size: opts.size, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
+        size: opts.size, budgetSeconds: opts.budget, sizePerServer: opts.sizePerServer, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
         workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
         repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell, lean: opts.lean,
-        resume: resume && { done: resume.done },
+        resume: resume && { done: resume.done, sizes: resume.sizes, calibrations: resume.calibrations },
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
             progress.stop();
@@ -128,7 +144,9 @@ function register(program, { config, log, setResult }) {
     .addOption(new Option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED}`).argParser(collect).default([], 'embedded'))
     .addOption(new Option('--shell <shell>', 'the shell that runs the scripts and takes the timings').choices(SHELLS).default(DEFAULT_SHELL))
     .addOption(new Option('--lean <on|off>', 'the kit\'s shell\'s lean path for the single-document writes and reads; off sends every call through the driver').choices(['on', 'off']).default('on'))
-    .addOption(new Option('--size <size>', 'how much of the article\'s workload to run').choices(SIZE_NAMES).default('quick'))
+    .addOption(new Option('--size <size>', 'how much of the article\'s workload to run: auto, the largest part predicted to fit --budget (up to the article\'s), or a size each scenario lists').choices(SIZE_CHOICES).default('auto'))
+    .addOption(new Option('--budget <duration>', 'with --size auto: the time each scenario\'s steps may take on one server (90s, 5m, 1m30s)').argParser(parseBudget).default(DEFAULT_BUDGET_SECONDS, formatDuration(DEFAULT_BUDGET_SECONDS)))
+    .option('--size-per-server', 'with --size auto: each server runs a scenario at its own largest fit (by default one size for all, the largest that fits on each)')
     .option('--out <dir>', 'folder for results.jsonl, summary.md and charts (default: reports/runs/<timestamp>)')
     .option('--seed <n>', 'draw the scripts\' random numbers from a seeded generator (default: Math.random)', parseSeed)
     .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
@@ -140,7 +158,7 @@ function register(program, { config, log, setResult }) {
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
     .option('--resume <dir>', 'continue the run in DIR where it stopped (its servers must have kept their data)')
     .option('-y, --yes', 'write to servers the kit did not start without asking')
-    .action(async (names, opts) => setResult(await runCommand(names, opts, { config, log })));
+    .action(async (names, opts, command) => setResult(await runCommand(names, opts, { config, log, given: (o) => command.getOptionValueSource(o) === 'cli' })));
 }
 
 module.exports = { register, checkOverrides };

@@ -4,7 +4,8 @@
 // the change is larger than the noise the user allows (the runs hold no repeats to measure it).
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRun } = require('../results/reader');
+const { readRun, sizesOf } = require('../results/reader');
+const { runSizeText } = require('./sizes');
 const { toMarkdown } = require('./tables');
 const { matches } = require('../results/records');
 const { renderChart } = require('./charts');
@@ -48,14 +49,11 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
   fs.mkdirSync(out, { recursive: true });
   const parts = [
     `# ${path.basename(dirA)} (A) against ${path.basename(dirB)} (B)`,
-    `A: size ${a.run.params.size}, kit ${a.run.kit?.commit ?? '?'}, ${a.run.startedAt}. B: size ${b.run.params.size}, kit ${b.run.kit?.commit ?? '?'}, ${b.run.startedAt}.`,
+    `A: ${runSizeText(a.run.params)}; kit ${a.run.kit?.commit ?? '?'}, ${a.run.startedAt}. B: ${runSizeText(b.run.params)}; kit ${b.run.kit?.commit ?? '?'}, ${b.run.startedAt}.`,
     (a.run.params.repeat || 1) > 1 && (b.run.params.repeat || 1) > 1
       ? 'Both runs were repeated: a cell is **flagged** where the ranges of its repeats in A and in B do not overlap (the runs\' own noise).'
       : `A change is **flagged** where B/A is past ±${Math.round(noise * 100)}%: without repeats in both runs there is no measure of their own noise, so this is the margin you allowed (--noise).`,
   ];
-  if (JSON.stringify(a.run.params.sizes) !== JSON.stringify(b.run.params.sizes)) {
-    parts.push('**The runs used different sizes: most ratios say more about the size than about the servers.**');
-  }
   const files = [];
   let flagged = 0;
   for (const scenario of common) {
@@ -79,6 +77,14 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
       chartRows.push({ label: cellA.label, ratio, flag });
     }
     parts.push(`## ${scenario.name}: A on ${sa}, B on ${sb}`);
+    const sizesA = sizesOf(a, scenario.name, sa);
+    const sizesB = sizesOf(b, scenario.name, sb);
+    const passesA = a.run.params.passes?.[scenario.name];
+    const passesB = b.run.params.passes?.[scenario.name];
+    if (JSON.stringify(sizesA) !== JSON.stringify(sizesB) || passesA !== passesB) {
+      const text = (sizes, passes) => `${sizes ? Object.entries(sizes).map(([k, v]) => `${k}=${v}`).join(' ') : 'unknown sizes'}, ${passes ?? '?'} pass(es)`;
+      parts.push(`**The sizes differ** (A: ${text(sizesA, passesA)}; B: ${text(sizesB, passesB)}): most ratios below say more about the size than about the servers.`);
+    }
     if (!rows.length) { parts.push('_No cell measured in both runs._'); continue; }
     parts.push(toMarkdown({ header: ['cell', 'A', 'B', 'B/A', ''], rows }));
     const file = `compare-${scenario.name}.png`;

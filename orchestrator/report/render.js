@@ -3,7 +3,9 @@
 // and published data), so `orchestrate report DIR` gives what the run itself wrote.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRun } = require('../results/reader');
+const { readRun, sizesOf } = require('../results/reader');
+const { sizesSection, runSizeText } = require('./sizes');
+const { sizeText: scaledSizeText } = require('../sizing/describe');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes } = require('./format');
@@ -24,7 +26,7 @@ function noteValue(value) {
 function describeRun(run, servers) {
   const m = run.machine || {};
   const lines = [
-    `Started ${run.startedAt}; size **${run.params.size}**; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
+    `Started ${run.startedAt}; ${runSizeText(run.params)}; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
     `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ` (the unchanged scripts with mongosh's semantics${{ on: ', the single-document writes and reads on its lean path', off: ', its lean path off: every call through the driver' }[run.params.lean] ?? ''}; \`--shell mongosh\` runs them in mongosh)` : ''}.`,
     `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
     `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
@@ -137,9 +139,9 @@ function declaredLimits(scenario, server, published) {
   return `What this scenario cannot test on ${kind}, as it declares:\n${cannot.map(([id, why]) => `- ${claim(id)}: ${why}`).join('\n')}`;
 }
 
-function chartSubtitle(chart, size, sameScale) {
+function chartSubtitle(chart, sizeLabel, sameScale) {
   const marked = chart.type === 'bar' ? 'hatched' : 'dashed';
-  return sameScale ? `measured (solid) and article (${marked})` : `measured at the ${size} size (solid, left axis); article at its own size (${marked}, right axis)`;
+  return sameScale ? `measured (solid) and article (${marked})` : `measured at ${sizeLabel} (solid, left axis); article at its own size (${marked}, right axis)`;
 }
 
 /** A scenario's records, with --repeat one per cell: the median of the runs, with its spread (for tables, charts and verdicts alike). */
@@ -152,21 +154,31 @@ function showsServerTime(scenario) {
   return scenario.tables.some((t) => t.columns.some((c) => c.field === 'serverMs')) || scenario.charts.some((c) => c.y === 'serverMs');
 }
 
-async function renderScenario({ scenario, records, run, serverRecords, outDir }) {
+async function renderScenario({ scenario, records, run, runData, serverRecords, outDir }) {
   const published = scenario.loadPublished();
   const measured = new Map();
   for (const s of serverRecords) {
     const rs = records.filter((r) => r.server === s.server);
     if (rs.length) measured.set(s.server, rs);
   }
-  const sameScale = run.params.size === 'article';
-  const runSize = run.params.sizes?.[scenario.name] || scenario.sizes[run.params.size];
+  // the sizes each server ran at (with --size-per-server they may differ)
+  const ranAt = [...measured.keys()].map((server) => ({ server, sizes: sizesOf(runData, scenario.name, server) })).filter((x) => x.sizes);
+  const article = Object.fromEntries(Object.entries(scenario.sizes.article).filter(([k]) => k !== 'passes'));
+  const passes = run.params.passes?.[scenario.name];
+  const sameScale = ranAt.length > 0 && ranAt.every((x) => Object.entries(article).every(([k, v]) => x.sizes[k] === v)) && passes === scenario.sizes.article.passes;
+  const distinct = [...new Set(ranAt.map((x) => JSON.stringify(x.sizes)))];
+  const named = run.params.size !== 'auto';
+  const sizeLabel = named ? `the ${run.params.size} size` : 'the size the budget allowed';
+  const passText = `${passes} pass${passes === 1 ? '' : 'es'}`;
+  const ranText = distinct.length <= 1
+    ? `${named ? `the **${run.params.size}** size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
+    : `sizes of their own (${ranAt.map((x) => `${x.server}: ${scaledSizeText(scenario, x.sizes)}`).join('; ')}; ${passText})`;
   const parts = [
     `## ${scenario.name}: ${scenario.title}`,
     `Article: “${scenario.article.title}” (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
     sameScale
-      ? `Run at the article's size (${sizeText(runSize)}).`
-      : `Run at the **${run.params.size}** size (${sizeText(runSize)}, ${run.params.passes?.[scenario.name]} pass${run.params.passes?.[scenario.name] === 1 ? '' : 'es'}); the article's columns are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`,
+      ? `Run at the article's size (${sizeText(scenario.sizes.article)}).`
+      : `Run at ${ranText}; the article's columns are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`,
   ];
   const files = [];
   for (const [server, rs] of measured) {
@@ -195,11 +207,11 @@ async function renderScenario({ scenario, records, run, serverRecords, outDir })
     if (chart.optional && ![...measured.values()].flat().some((r) => Number.isFinite(r[chart.y]))) continue;
     const config = chartConfig({
       spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
-      subtitle: chartSubtitle(chart, run.params.size, sameScale),
+      subtitle: chartSubtitle(chart, sizeLabel, sameScale),
     });
     if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
     if (!config.data.datasets.some((d) => d.label.startsWith('article'))) {
-      config.options.plugins.subtitle.text = `measured at the ${run.params.size} size; the article printed no figure for this chart`;
+      config.options.plugins.subtitle.text = `measured at ${sizeLabel}; the article printed no figure for this chart`;
     }
     fs.writeFileSync(path.join(outDir, file), await renderChart(config));
     files.push(file);
@@ -210,24 +222,27 @@ async function renderScenario({ scenario, records, run, serverRecords, outDir })
 
 /** Writes summary.md and every chart into runDir; returns what it wrote and any problems. */
 async function renderRunReport(runDir, scenarios) {
-  const { run, servers: serverRecords, measurements, failures, calibrations, steps, end, problems } = readRun(runDir);
+  const runData = readRun(runDir);
+  const { run, servers: serverRecords, measurements, failures, calibrations, steps, end, problems } = runData;
 
   const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
   const runScenarios = run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
   const recordsOf = new Map(runScenarios.map((s) => [s.name, scenarioRecords(s, measurements)]));
-  const verdicts = verdictsMarkdown(runScenarios.flatMap((s) => verdictsForScenario(s, recordsOf.get(s.name))));
+  const verdicts = verdictsMarkdown(runScenarios.flatMap((s) => verdictsForScenario(s, recordsOf.get(s.name), (server) => sizesOf(runData, s.name, server))));
   if (verdicts) parts.push(verdicts);
   const calibration = calibrationTable(calibrations, run);
   if (calibration) parts.push(calibration);
   const callPaths = callPathTable(steps, run);
   if (callPaths) parts.push(callPaths);
+  const sizes = sizesSection(runData, runScenarios);
+  if (sizes) parts.push(sizes);
   if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
   else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
   const files = [];
   for (const name of run.params.scenarios) {
     const scenario = scenarios.find((s) => s.name === name);
     if (!scenario) { parts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
-    const out = await renderScenario({ scenario, records: recordsOf.get(name), run, serverRecords, outDir: runDir });
+    const out = await renderScenario({ scenario, records: recordsOf.get(name), run, runData, serverRecords, outDir: runDir });
     parts.push(out.markdown);
     files.push(...out.files);
   }

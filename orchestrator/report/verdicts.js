@@ -8,6 +8,7 @@
 // shown as the article printed it, with why.
 const { matches } = require('../results/records');
 const { aggregateRepeats } = require('../results/repeats');
+const { spanMsOf, minSpanMs, MIN_SPAN_MS } = require('../sizing/planner');
 
 const HOLDS = 'holds';
 const FAILS = 'does not hold';
@@ -178,10 +179,73 @@ function growth(check, records) {
       flatOk = spread <= check.flat.atMost;
     }
   }
-  if (maxX < check.minX) return { status: UNTESTABLE, measured: `${measured}: this size stops at ${maxX} ${check.x}, and the article saw it from ${check.minX}` };
   if (g >= check.atLeast && flatOk) return { status: HOLDS, measured };
   if (g <= 1 + check.margin) return { status: FAILS, measured };
   return { status: INCONCLUSIVE, measured };
+}
+
+/**
+ * The timed figures a check decides from, each as { label, ms, minMs }: a figure of a few
+ * milliseconds is mostly the clock's resolution, a shell's start skew or the machine's jitter,
+ * so a verdict may not rest on one shorter than its step's shortest span (the scenario's
+ * scaling.spans, else MIN_SPAN_MS; a baseline's, MIN_SPAN_MS). Sizes, counts and means per
+ * operation are no spans.
+ */
+function figuresOf(check, records, all, descriptor) {
+  const figures = [];
+  // a step's own minimum is about how its shells time it; a baseline's figures (fromServer, timed
+  // in the kit's own process) are held to the default
+  const add = (label, sel, from, baseline) => {
+    const found = pick(from, sel).filter((r) => Number.isFinite(r[check.field]));
+    if (!found.length) return;
+    const used = check.sum ? found : found.slice(0, 1);
+    const ms = spanMsOf(check.field, used.reduce((n, r) => n + r[check.field], 0));
+    if (ms === null) return;
+    figures.push({ label, ms, minMs: baseline ? MIN_SPAN_MS : Math.max(...used.map((r) => minSpanMs(descriptor, r.step))) });
+  };
+  const describe = (where) => Object.values(where).join(' ');
+  if (check.kind === 'ratio' || check.kind === 'near') {
+    const from = check.pairBy ? paired(records, check) : records;
+    const points = check.at ? check.at.map((x) => [{ ...check.num, [check.x]: x }, { ...check.den, [check.x]: x }]) : [[check.num, check.den]];
+    for (const [num, den] of points) {
+      for (const sel of [num, den]) {
+        const { fromServer, ...where } = sel;
+        add(describe(sel), where, fromServer ? all.filter((r) => r.server === fromServer) : from, Boolean(fromServer));
+      }
+    }
+  } else if (check.kind === 'growth') {
+    for (const where of [check.grows, check.flat?.where].filter(Boolean)) {
+      for (const r of pick(records, where)) {
+        const ms = spanMsOf(check.field, r[check.field]);
+        if (ms !== null) figures.push({ label: `${describe(where)} at ${r[check.x]} ${check.x}`, ms, minMs: minSpanMs(descriptor, r.step) });
+      }
+    }
+  }
+  return figures;
+}
+
+/** A verdict made inconclusive where a figure it rests on spans too little time to tell. */
+function tooShort(result, figures) {
+  if (![HOLDS, FAILS].includes(result.status)) return result;
+  const short = figures.filter((f) => f.ms < f.minMs);
+  if (!short.length) return result;
+  const shown = short.slice(0, 3).map((f) => `${f.label} ${f.ms.toLocaleString('en-US', { maximumFractionDigits: 1 })} ms`).join(', ');
+  return {
+    status: INCONCLUSIVE,
+    measured: `${result.measured}: the span was too short to decide (${shown}${short.length > 3 ? ` and ${short.length - 3} more` : ''}, under the ${short[0].minMs.toLocaleString('en-US')} ms a verdict needs; a larger size or --budget lengthens it)`,
+  };
+}
+
+/**
+ * The size a finding needs (scaling.findings in the scenario's descriptor) against the size
+ * this server ran: a reason it is too small, or null.
+ */
+function sizeTooSmall(finding, descriptor, sizes) {
+  const need = descriptor?.scaling?.findings?.[finding.id];
+  if (!need || !sizes) return null;
+  const short = Object.entries(need.atLeast).filter(([k, v]) => Number.isFinite(sizes[k]) && sizes[k] < v);
+  if (!short.length) return null;
+  return `the size is too small: ${short.map(([k, v]) => `${k} ${sizes[k].toLocaleString('en-US')}, it needs ${v.toLocaleString('en-US')}`).join('; ')} (${need.why})`;
 }
 
 /**
@@ -241,13 +305,16 @@ function contextOf(finding, records) {
   return parts.join('; ');
 }
 
-/** One finding on one server's records (all: the scenario's records on every server). */
-function judge(finding, records, all = records) {
+/**
+ * One finding on one server's records (all: the scenario's records on every server), with the
+ * scenario's descriptor and the sizes that server ran at where they are known.
+ */
+function judge(finding, records, all = records, { descriptor = null, sizes = null } = {}) {
   if (finding.check.kind === 'publishedOnly') return publishedOnly(finding.check);
-  const why = unmet(finding.requires, records);
+  const why = unmet(finding.requires, records) || sizeTooSmall(finding, descriptor, sizes);
   const check = CHECKS[finding.check.kind];
   if (!check) throw new Error(`finding ${finding.id}: no check of kind ${finding.check.kind}`);
-  const result = check(finding.check, records, all);
+  const result = tooShort(check(finding.check, records, all), figuresOf(finding.check, records, all, descriptor));
   const context = contextOf(finding, records);
   const measured = context ? `${result.measured} [${context}]` : result.measured;
   if (why) return { status: UNTESTABLE, measured: `${why}; measured instead: ${measured}` };
@@ -258,7 +325,7 @@ function judge(finding, records, all = records) {
  * Every finding of one scenario, per server that measured it, on the scenario's records with
  * repeats already aggregated (one record per cell): [{ scenario, finding, server, status, measured }].
  */
-function verdictsForScenario(scenario, measured) {
+function verdictsForScenario(scenario, measured, sizesOf = () => null) {
   const out = [];
   const findings = scenario.loadPublished().findings || [];
   const servers = [...new Set(measured.map((m) => m.server))];
@@ -268,23 +335,33 @@ function verdictsForScenario(scenario, measured) {
       continue;
     }
     if (finding.across) {
-      out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measured) });
+      out.push({ scenario: scenario.name, finding, server: 'all servers', ...judgeAcross(finding, measured, scenario) });
       continue;
     }
     // a scenario's SQL baseline is what MongoDB servers are held against, not a server judged
     const referenceServers = [scenario.baseline?.server, finding.check?.num?.fromServer, finding.check?.den?.fromServer].filter(Boolean);
     for (const server of servers.filter((s) => !referenceServers.includes(s))) {
-      out.push({ scenario: scenario.name, finding, server, ...judge(finding, measured.filter((m) => m.server === server), measured) });
+      const own = measured.filter((m) => m.server === server);
+      out.push({ scenario: scenario.name, finding, server, ...judge(finding, own, baselineFor(server, measured), { descriptor: scenario, sizes: sizesOf(server) }) });
     }
   }
   return out;
 }
 
-/** Every finding of every scenario in a run, from its raw measurements. */
-function verdictsFor(scenarios, measurements) {
+/**
+ * The records a server's verdicts may take a baseline from: a baseline run once per size
+ * (--size-per-server) marks whose size it ran at (forServers), and each server is held against
+ * its own.
+ */
+function baselineFor(server, measured) {
+  return measured.filter((m) => !m.forServers || m.forServers.includes(server));
+}
+
+/** Every finding of every scenario in a run, from its raw measurements (sizesOf(scenario, server): the sizes it ran at). */
+function verdictsFor(scenarios, measurements, sizesOf = () => null) {
   return scenarios.flatMap((scenario) => {
     const findings = scenario.loadPublished().findings || [];
-    return verdictsForScenario(scenario, aggregateRepeats(measurements.filter((m) => m.scenario === scenario.name), scenario, findings));
+    return verdictsForScenario(scenario, aggregateRepeats(measurements.filter((m) => m.scenario === scenario.name), scenario, findings), (server) => sizesOf(scenario.name, server));
   });
 }
 
@@ -292,7 +369,7 @@ function verdictsFor(scenarios, measurements) {
  * A finding that compares servers (the compressed engine against the default one): the servers
  * are chosen by a field of their records, and untestable unless the run had both.
  */
-function judgeAcross(finding, records) {
+function judgeAcross(finding, records, descriptor = null) {
   const { a, b } = finding.across;
   const serverOf = (sel) => records.find((r) => matches(r, { where: sel }))?.server;
   const sa = serverOf(a.select);
@@ -305,7 +382,10 @@ function judgeAcross(finding, records) {
   const va = valueOf(num, finding.check.where || {}, finding.check.field);
   const vb = valueOf(den, finding.check.where || {}, finding.check.field);
   if (va === null || vb === null) return { status: UNTESTABLE, measured: 'not measured on both' };
-  const result = ratioOf(va, vb, finding.check, `${finding.check.field} on ${sa} / on ${sb}`);
+  const spanOf = (set, server) => set.filter((r) => matches(r, { where: finding.check.where || {} }) && Number.isFinite(r[finding.check.field])).slice(0, 1)
+    .map((r) => ({ label: `${finding.check.field} on ${server}`, ms: spanMsOf(finding.check.field, r[finding.check.field]), minMs: minSpanMs(descriptor, r.step) }))
+    .filter((f) => f.ms !== null);
+  const result = tooShort(ratioOf(va, vb, finding.check, `${finding.check.field} on ${sa} / on ${sb}`), [...spanOf(num, sa), ...spanOf(den, sb)]);
   // other servers of the run shown beside, against the same reference (snappy beside zstd)
   const beside = (finding.across.also || []).map((o) => {
     const so = serverOf(o.select);

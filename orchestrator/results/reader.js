@@ -59,6 +59,8 @@ function readRun(dir) {
     measurements: of('measurement'),
     workers: of('worker'),
     calibrations: of('calibration'),
+    // a resumed run keeps the size it recorded: the latest record per server and scenario
+    sizes: [...new Map(of('size').map((r) => [`${r.server}|${r.scenario}`, r])).values()],
     steps: of('step'),
     failures: of('failure'),
     end: last && last.type === 'end' ? last : null,
@@ -66,4 +68,28 @@ function readRun(dir) {
   };
 }
 
-module.exports = { readResults, readRun, hasResults, RESULTS_FILE };
+/**
+ * The sizes a scenario ran at on a server: its size record (every run since --size auto writes
+ * one), else the run header's sizes (runs from before), else null.
+ */
+function sizesOf(run, scenario, server) {
+  const record = run.sizes?.find((r) => r.scenario === scenario && r.server === server);
+  if (record) return record.sizes;
+  const header = run.run.params.sizes?.[scenario];
+  if (!header) return null;
+  const { passes, ...vars } = header;
+  return vars;
+}
+
+/**
+ * The time a scenario's steps took on a server (the sum of their scriptMs), per run of it
+ * where --repeat ran it several times (warm-up included: it ran at the same size): { ms, runs }.
+ */
+function stepTimeOf(run, scenario, server) {
+  const steps = run.steps.filter((s) => s.scenario === scenario && s.server === server);
+  if (!steps.length) return null;
+  const runs = new Set(steps.map((s) => s.repeat ?? 0)).size;
+  return { ms: steps.reduce((n, s) => n + s.scriptMs, 0) / runs, runs };
+}
+
+module.exports = { readResults, readRun, hasResults, sizesOf, stepTimeOf, RESULTS_FILE };

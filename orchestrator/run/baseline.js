@@ -6,7 +6,11 @@ const { startPostgres } = require('../servers/postgres');
 const { onCleanup } = require('../processes');
 const { redactUri } = require('../servers/spec');
 
-async function runBaseline({ scenario, sizes, options, results, progress, logDir, config }) {
+/**
+ * The scenario's baseline at these sizes; forServers, where the servers ran it at other sizes
+ * (--size-per-server), names the ones these records stand beside.
+ */
+async function runBaseline({ scenario, sizes, forServers = null, options, results, progress, logDir, config }) {
   const spec = scenario.baseline;
   const name = spec.server;
   const fail = (step, err) => {
@@ -35,7 +39,7 @@ async function runBaseline({ scenario, sizes, options, results, progress, logDir
       workers: options.workers,
       seed: options.seed ?? null,
       progress,
-      record: (m) => results.append({ type: 'measurement', ...m, scenario: scenario.name, server: name }),
+      record: (m) => results.append({ type: 'measurement', ...m, scenario: scenario.name, server: name, ...(forServers ? { forServers } : {}) }),
     });
     return 0;
   } catch (err) {

@@ -1,24 +1,32 @@
 'use strict';
-// The main job: for each server in turn, what the shell adds there (calibration), then each
-// scenario's steps, every measurement appended to results.jsonl the moment it is taken, then the
-// scenarios' baselines. A failure is recorded and the run goes on with the next scenario or
-// server; the exit code says whether anything failed.
+// The main job: for each server in turn, what the shell adds there (calibration), the size each
+// scenario runs at (the size asked for, or with --size auto the largest its probes predict to
+// fit the budget), then each scenario's steps, every measurement appended to results.jsonl the
+// moment it is taken, then the scenarios' baselines. With --size auto and several servers, a
+// scenario runs at one size on all of them (the largest that fits on each), so every server is
+// started, calibrated and probed before any scenario runs; --size-per-server, or a named size,
+// takes the servers one at a time. A failure is recorded and the run goes on with the next
+// scenario or server; the exit code says whether anything failed.
 const fs = require('node:fs');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { startServer, describeServer } = require('../servers/start');
 const { ResultsLog } = require('../results/writer');
 const { RESULTS_FILE } = require('../results/reader');
+const { serverKind } = require('../results/records');
 const { describeTestBed } = require('./test-bed');
 const { runBaseline } = require('./baseline');
 const { claimDatabase } = require('./ownership');
 const { measureCalibration, programAnchor } = require('./calibration');
 const { builtCompiledClient } = require('./compiled-client');
+const { probeScenario, pinnedSizes } = require('./probe');
 const { runScenario, scenarioPlan, repetitions, safeFileName, errorText } = require('./steps');
+const { planScenario, fractionOf } = require('../sizing/planner');
+const { planLines } = require('../sizing/describe');
 const { ResumeMismatchError } = require('../errors');
 const { SHELLS } = require('./shells');
 
-/** Puts what the shell adds per operation on this server into the results, for every report. */
+/** Puts what the shell adds per operation on this server into the results, for every report; returns the record. */
 async function calibrate({ server, client, options, results, progress, logDir, config }) {
   const ops = options.calibrationOps || 100;
   progress.startStep(`${server.name} · calibration`);
@@ -28,7 +36,7 @@ async function calibrate({ server, client, options, results, progress, logDir, c
     // a user who may not write the calibration database still gets the scenarios' numbers
     progress.endStep('skipped');
     options.log(`${server.name}: no calibration (${errorText(err)})`);
-    return;
+    return null;
   }
   // the compiled client where npm run bench has built it: a C client's cost beside the shells'
   const compiled = builtCompiledClient(config);
@@ -38,14 +46,23 @@ async function calibrate({ server, client, options, results, progress, logDir, c
     uri: server.uri, client, ops, rounds: 2, server: server.name, shells: SHELLS, anchors, lean: options.lean, database: config.databases.calibration,
     logFile: path.join(logDir, safeFileName(`${server.name}-calibration.log`)),
   });
-  results.append({
+  const record = {
     type: 'calibration', server: server.name, ops, rounds: 2, shell: options.shell, shells: SHELLS, anchors: anchored, perOp,
     ...(calls ? { calls } : {}),
-  });
+  };
+  results.append(record);
   progress.endStep(Object.entries(perOp).map(([t, o]) => `${t} ×${o.ratio[options.shell].toFixed(2)}`).join(', '));
+  return record;
 }
 
-async function runOnServer({ spec, scenarios, options, results, progress, logDir, config }) {
+/** Passes of a scenario in this run: --passes where the article repeated a pass, else the size's. */
+function passesOf(scenario, options) {
+  if (options.size !== 'auto') return scenarioPlan(scenario, options.size, options.passes).passes;
+  return (scenario.passesOption && options.passes) || scenario.sizes.article.passes;
+}
+
+/** A server started, described, recorded and calibrated, ready for its scenarios; null where it would not start. */
+async function prepareServer({ spec, options, results, progress, logDir, config }) {
   let server;
   try {
     const keepDir = options.keepData && spec.kind !== 'uri' ? path.join(options.out, 'servers', safeFileName(spec.name)) : null;
@@ -53,44 +70,154 @@ async function runOnServer({ spec, scenarios, options, results, progress, logDir
   } catch (err) {
     results.append({ type: 'failure', server: spec.name, step: 'start', error: errorText(err) });
     options.log(`FAILED to start ${spec.name}: ${errorText(err)}`);
-    return 1;
+    return null;
   }
   const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
-  let failures = 0;
+  const ready = { spec, server, client, calibration: null, stopped: false };
   try {
     const info = await describeServer(client, server);
     Object.assign(server, info);
     results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...info });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);
-    if (options.calibrate !== false && !options.resume) await calibrate({ server, client, options, results, progress, logDir, config });
-    for (const scenario of scenarios) {
-      const plan = scenarioPlan(scenario, options.size, options.passes, options.overrides);
-      try {
-        for (const repetition of repetitions(options)) {
-          failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition });
-        }
-      } catch (err) {
-        if (options.isInterrupted?.()) break;
-        if (err instanceof ResumeMismatchError) throw err; // the whole resume is refused
-        failures += 1;
-        results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
-        options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
-      }
-    }
+    ready.kind = serverKind({ ...info, spec: server.spec });
+    if (options.calibrate !== false && !options.resume) ready.calibration = await calibrate({ server, client, options, results, progress, logDir, config });
+    else ready.calibration = options.resume?.calibrations?.get(server.name) || null;
   } catch (err) {
+    await stopServer(ready);
     if (err instanceof ResumeMismatchError) throw err;
-    failures += 1;
     results.append({ type: 'failure', server: server.name, step: 'server', error: errorText(err) });
     options.log(`FAILED on ${server.name}: ${errorText(err)}`);
+    return null;
+  }
+  return ready;
+}
+
+async function stopServer(ready) {
+  if (ready.stopped) return;
+  ready.stopped = true;
+  await ready.client.close().catch(() => {});
+  await ready.server.stop();
+}
+
+/** The size record of a scenario on a server at a size the user named: no prediction. */
+function namedSizeRecord(scenario, server, options) {
+  const { sizes } = scenarioPlan(scenario, options.size, options.passes, options.overrides);
+  const { passes, ...vars } = sizes;
+  return {
+    type: 'size', scenario: scenario.name, server, size: options.size, sizes: vars, fraction: fractionOf(scenario, vars),
+    budgetSeconds: null, predictedSeconds: null, model: null,
+  };
+}
+
+/**
+ * The size of every scenario on every server of a group, as size records (appended, and their
+ * plan printed, before any scenario runs): a named size as it is; with --size auto, each server
+ * probed and the planner's choice, or on --resume the size the run recorded. Returns
+ * { sizes: Map(`server|scenario` → vars), failures }.
+ */
+async function sizeScenarios({ group, scenarios, options, results, progress, logDir, config }) {
+  const sizes = new Map();
+  let failures = 0;
+  for (const scenario of scenarios) {
+    if (options.isInterrupted?.()) break;
+    const passes = passesOf(scenario, options);
+    const records = [];
+    const toPlan = [];
+    for (const ready of group) {
+      const recorded = options.resume?.sizes?.get(`${ready.server.name}|${scenario.name}`);
+      if (recorded) sizes.set(`${ready.server.name}|${scenario.name}`, recorded.sizes);
+      else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, ready.server.name, options));
+      else toPlan.push(ready);
+    }
+    const probed = [];
+    for (const ready of toPlan) {
+      if (options.isInterrupted?.()) break;
+      try {
+        const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds });
+        probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration });
+      } catch (err) {
+        if (options.isInterrupted?.()) break;
+        failures += 1;
+        results.append({ type: 'failure', scenario: scenario.name, server: ready.server.name, step: 'probe', error: errorText(err) });
+        options.log(`FAILED ${ready.server.name} · ${scenario.name} · probe: ${errorText(err)}; the scenario does not run there`);
+      }
+    }
+    if (probed.length) {
+      const plans = planScenario({
+        descriptor: scenario, findings: scenario.loadPublished().findings || [], budgetSeconds: options.budgetSeconds, passes,
+        pinned: pinnedSizes(scenario, options.overrides), servers: probed, perServer: Boolean(options.sizePerServer), shell: options.shell,
+      });
+      for (const plan of plans) records.push({ type: 'size', scenario: scenario.name, size: 'auto', perServer: Boolean(options.sizePerServer), ...plan });
+    }
+    for (const record of records) {
+      results.append(record);
+      sizes.set(`${record.server}|${scenario.name}`, record.sizes);
+    }
+    planLines(scenario, records, { passes: scenario.passesOption ? passes : null }).forEach((line) => options.log(line));
+  }
+  return { sizes, failures };
+}
+
+/** Every scenario on one server at its planned size; returns the failures. */
+async function runScenarios({ ready, scenarios, sizes, options, results, progress, logDir, config }) {
+  const { server, client } = ready;
+  let failures = 0;
+  for (const scenario of scenarios) {
+    if (options.isInterrupted?.()) break;
+    const vars = sizes.get(`${server.name}|${scenario.name}`);
+    if (!vars) continue; // its probe failed here, and said so
+    const plan = scenarioPlan(scenario, vars, passesOf(scenario, options));
+    try {
+      for (const repetition of repetitions(options)) {
+        failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition });
+      }
+    } catch (err) {
+      if (options.isInterrupted?.()) break;
+      if (err instanceof ResumeMismatchError) throw err; // the whole resume is refused
+      failures += 1;
+      results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
+      options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
+    }
+  }
+  return failures;
+}
+
+/** Servers that share their sizes: started, calibrated and sized together, then run one at a time. */
+async function runGroup({ specs, scenarios, options, results, progress, logDir, config, sizesOut }) {
+  const group = [];
+  let failures = 0;
+  try {
+    for (const spec of specs) {
+      if (options.isInterrupted?.()) break;
+      const ready = await prepareServer({ spec, options, results, progress, logDir, config });
+      if (ready) group.push(ready); else failures += 1;
+    }
+    if (!group.length || options.isInterrupted?.()) return failures;
+    const sized = await sizeScenarios({ group, scenarios, options, results, progress, logDir, config });
+    failures += sized.failures;
+    for (const [key, vars] of sized.sizes) sizesOut.set(key, vars);
+    for (const ready of group) {
+      if (options.isInterrupted?.()) break;
+      try {
+        failures += await runScenarios({ ready, scenarios, sizes: sized.sizes, options, results, progress, logDir, config });
+      } catch (err) {
+        if (err instanceof ResumeMismatchError) throw err;
+        failures += 1;
+        results.append({ type: 'failure', server: ready.server.name, step: 'server', error: errorText(err) });
+        options.log(`FAILED on ${ready.server.name}: ${errorText(err)}`);
+      } finally {
+        await stopServer(ready);
+      }
+    }
   } finally {
-    await client.close().catch(() => {});
-    await server.stop();
+    for (const ready of group) await stopServer(ready);
   }
   return failures;
 }
 
 /** The run header: what was asked for, and the test bed it ran on. */
 function runHeader({ scenarios, specs, options }) {
+  const auto = options.size === 'auto';
   return {
     type: 'run',
     runId: options.runId,
@@ -99,8 +226,11 @@ function runHeader({ scenarios, specs, options }) {
       scenarios: scenarios.map((s) => s.name),
       servers: specs.map((s) => s.spec),
       size: options.size,
-      passes: Object.fromEntries(scenarios.map((s) => [s.name, scenarioPlan(s, options.size, options.passes).passes])),
-      sizes: Object.fromEntries(scenarios.map((s) => [s.name, scenarioPlan(s, options.size, options.passes, options.overrides).sizes])),
+      // with --size auto each scenario's sizes are in its size records, one per server
+      ...(auto ? { budgetSeconds: options.budgetSeconds, sizePerServer: Boolean(options.sizePerServer) } : {
+        sizes: Object.fromEntries(scenarios.map((s) => [s.name, scenarioPlan(s, options.size, options.passes, options.overrides).sizes])),
+      }),
+      passes: Object.fromEntries(scenarios.map((s) => [s.name, passesOf(s, options)])),
       overrides: options.overrides || {},
       seed: options.seed ?? null,
       workers: options.workers,
@@ -113,6 +243,24 @@ function runHeader({ scenarios, specs, options }) {
     },
     ...describeTestBed({ shell: options.shell }),
   };
+}
+
+/**
+ * The sizes each baseline runs at: once where every server ran the scenario at one size, else
+ * once per size, each marked with the servers it stands beside (forServers).
+ */
+function baselineSizes(scenario, specs, sizes, options) {
+  if (options.size !== 'auto') return [{ sizes: scenarioPlan(scenario, options.size, options.passes, options.overrides).sizes, forServers: null }];
+  const bySizes = new Map();
+  for (const spec of specs) {
+    const vars = sizes.get(`${spec.name}|${scenario.name}`);
+    if (!vars) continue;
+    const key = JSON.stringify(vars);
+    if (!bySizes.has(key)) bySizes.set(key, { sizes: vars, forServers: [] });
+    bySizes.get(key).forServers.push(spec.name);
+  }
+  const out = [...bySizes.values()];
+  return out.length === 1 ? [{ ...out[0], forServers: null }] : out;
 }
 
 /** Runs every scenario on every server; returns { failures, resultsFile }. */
@@ -134,14 +282,17 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
     ? { type: 'resume', runId: options.runId, startedAt: new Date().toISOString(), ...describeTestBed({ shell: options.shell }) }
     : runHeader({ scenarios, specs, options }));
   let failures = 0;
-  for (const spec of specs) {
+  const sizes = new Map();
+  const joint = options.size === 'auto' && !options.sizePerServer;
+  for (const group of joint ? [specs] : specs.map((s) => [s])) {
     if (state.interrupted) break;
-    failures += await runOnServer({ spec, scenarios, options, results, progress, logDir, config });
+    failures += await runGroup({ specs: group, scenarios, options, results, progress, logDir, config, sizesOut: sizes });
   }
   for (const scenario of scenarios.filter((s) => s.baseline && options.baselines !== false)) {
-    if (state.interrupted) break;
-    const { sizes } = scenarioPlan(scenario, options.size, options.passes, options.overrides);
-    failures += await runBaseline({ scenario, sizes, options, results, progress, logDir, config });
+    for (const { sizes: vars, forServers } of baselineSizes(scenario, specs, sizes, options)) {
+      if (state.interrupted) break;
+      failures += await runBaseline({ scenario, sizes: vars, forServers, options, results, progress, logDir, config });
+    }
   }
   if (!state.interrupted) {
     results.append({

@@ -12,7 +12,7 @@ const { parseServerSpec, parseServerSpecs } = require('../servers/spec');
  * password the results do not hold).
  */
 function planResume(dir, opts) {
-  const { run, measurements, runId, servers } = readRun(dir);
+  const { run, measurements, runId, servers, sizes, calibrations } = readRun(dir);
   const p = run.params;
   if ((p.repeat || 1) > 1) throw new UsageError('--resume: runs with --repeat cannot be resumed; run them again');
   const given = new Map(parseServerSpecs(opts.server.length ? opts.server : []).map((s) => [s.name, s]));
@@ -46,8 +46,12 @@ function planResume(dir, opts) {
     opts: {
       ...opts, size: p.size, passes: Object.values(p.passes)[0], seed: p.seed ?? undefined, keepData: p.keepData,
       set: p.overrides || {}, workers: p.workers || opts.workers, shell: p.shell || opts.shell, lean: p.lean || opts.lean,
+      budget: p.budgetSeconds ?? opts.budget, sizePerServer: p.sizePerServer ?? false,
     },
     done,
+    // each scenario goes on at the size the run recorded for it on each server, without probing again
+    sizes: new Map(sizes.map((r) => [`${r.server}|${r.scenario}`, r])),
+    calibrations: new Map(calibrations.map((c) => [c.server, c])),
     runId,
   };
 }

@@ -10,9 +10,12 @@ const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
 
-/** The script variables and pass count a scenario runs with at a size. */
+/**
+ * The script variables and pass count a scenario runs with at a size: one the descriptor lists
+ * (smoke, quick, article) or the sizes --size auto chose ({ VAR: n }).
+ */
 function scenarioPlan(scenario, size, passesOverride, overrides = {}) {
-  const sizes = { ...scenario.sizes[size] };
+  const sizes = typeof size === 'object' ? { ...size, passes: scenario.sizes.article.passes } : { ...scenario.sizes[size] };
   for (const [k, v] of Object.entries(overrides)) if (k in sizes && k !== 'passes') sizes[k] = v;
   // --passes applies where the article itself repeated a pass; elsewhere passes are the size's
   const passes = (scenario.passesOption && passesOverride) || sizes.passes;
@@ -31,6 +34,20 @@ function safeFileName(text) {
 
 function errorText(err) {
   return redactUri(err && err.message ? err.message : String(err));
+}
+
+/** How long a parallel step's shells are given to start before all of them begin (their start is not timed). */
+function workersStartMs(workers) {
+  return 3000 + 400 * workers;
+}
+
+/** The variables a step's script gets besides its sizes: where to write, which pass, the seed, whether the kit owns the server. */
+function stepVars(step, { scenario, server, options, pass }) {
+  return {
+    ...step.vars, DB_NAME: scenario.database, PASS: pass || null, PROGRESS: true, SEED: options.seed ?? null,
+    // scripts may change server-wide settings (a cache size) only on servers the kit started
+    SERVER_OWNED_BY_KIT: Boolean(server.started),
+  };
 }
 
 /**
@@ -57,10 +74,11 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
   }
 
   const workers = step.workers === 'cores' ? options.workers : step.workers;
-  const startAt = Date.now() + 3000 + 400 * workers;
+  const startAt = Date.now() + workersStartMs(workers);
   const outputs = await Promise.all(Array.from({ length: workers }, (_, i) => run({ WORKER: i, WORKERS: workers, START_AT: startAt }, `-worker${i}`)));
   const lines = outputs.flatMap((o) => o.measurements);
-  for (const line of lines) results.append({ type: 'worker', ...line, scenario: scenario.name, server: server.name, step: step.name });
+  // a probe (no results) keeps no worker lines: only the run's own measurements are recorded
+  if (results) for (const line of lines) results.append({ type: 'worker', ...line, scenario: scenario.name, server: server.name, step: step.name });
   return { measurements: combineWorkerLines(lines, step.combineBy || ['collection']), calls: combineCalls(outputs.map((o) => o.calls)) };
 }
 
@@ -101,11 +119,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
       const stepStarted = Date.now();
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}${repetition ? `-r${repetition.repeat}` : ''}-${step.name}${pass ? `-${pass}` : ''}.log`));
       try {
-        const vars = {
-          ...step.vars, DB_NAME: scenario.database, PASS: pass || null, PROGRESS: true, SEED: options.seed ?? null,
-          // scripts may change server-wide settings (a cache size) only on servers the kit started
-          SERVER_OWNED_BY_KIT: Boolean(server.started),
-        };
+        const vars = stepVars(step, { scenario, server, options, pass });
         const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
@@ -130,6 +144,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         results.append({
           type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs,
           ...(calls ? { calls } : {}),
+          ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
         });
         progress.endStep('done');
       } catch (err) {
@@ -160,4 +175,4 @@ function repetitions(options) {
   return options.warmup === false ? counted : [{ repeat: 0, warmup: true, of: k }, ...counted];
 }
 
-module.exports = { runScenario, scenarioPlan, repetitions, safeFileName, errorText };
+module.exports = { runScenario, runStepScript, scenarioPlan, stepVars, workersStartMs, repetitions, safeFileName, errorText };

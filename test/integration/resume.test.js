@@ -23,7 +23,8 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`--resume on ${kind}`,
     // in mongosh, whose start takes over a second, so that a stop as pass 1 is recorded lands
     // before pass 2 writes anything (the kit's shell starts in a fifth of that: a stop there would
     // race its first writes, which the resume rightly refuses); the resume keeps the run's shell
-    const first = await invokeOnFixture(['--server', kind, '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
+    // at the size --size auto chose, which the resume must read back rather than probe again
+    const first = await invokeOnFixture(['--server', kind, '--budget', '20s', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
       onSpawn: (child) => {
         // stop it as pass 1 is recorded: pass 2's shell is still starting, so nothing of it is written
         const timer = setInterval(() => {
@@ -50,6 +51,11 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`--resume on ${kind}`,
     }
     assert.equal(run.records.filter((r) => r.type === 'resume').length, 1);
     assert.equal(run.run.params.shell, 'mongosh', 'the resumed passes timed in the run\'s shell');
+    const sizes = run.records.filter((r) => r.type === 'size');
+    assert.equal(sizes.length, 1, 'the resume kept the size it recorded, without probing again (a new plan would be a new record)');
+    const passes = run.measurements.filter((m) => m.step === 'pass');
+    assert.ok(passes.length && passes.every((m) => m.inserted === sizes[0].sizes.INSERTS), 'every pass, before and after the resume, at the recorded size');
+
   });
 
   it('refuses where the server\'s data no longer match the last recorded pass', async () => {

@@ -7,9 +7,10 @@ const { compareRuns } = require('../../orchestrator/report/compare');
 const { fixture } = require('../helpers/fixture');
 
 /** A run folder with the fixture's pass 1 measured twice, hrMs taking the values given. */
-function writeRun(dir, values, repeat = 2) {
+function writeRun(dir, values, repeat = 2, sizes = null) {
   fs.mkdirSync(dir, { recursive: true });
   const lines = [{ type: 'run', startedAt: 'x', kit: {}, params: { scenarios: [fixture.name], size: 'smoke', sizes: {}, repeat } }];
+  if (sizes) lines.push({ type: 'size', scenario: fixture.name, server: 's', size: 'auto', sizes, fraction: 0.1, budgetSeconds: 60, predictedSeconds: 50 });
   values.forEach((hrMs, i) => lines.push({
     type: 'measurement', scenario: fixture.name, server: 's', step: 'pass', pass: 1, collection: fixture.collections[1], hrMs, repeat: repeat > 1 ? i + 1 : undefined,
   }));
@@ -31,6 +32,16 @@ describe('compare', function () {
     writeRun(path.join(dir, 'b'), [150, 160]);
     assert.equal((await compare()).flagged, 1);
     assert.match(fs.readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8'), /ranges of its repeats in A and in B do not overlap/);
+  });
+
+  it('says where the two runs ran a scenario at different sizes', async () => {
+    writeRun(path.join(dir, 'a'), [100], 1, { DOCS: 201, UPDATES: 51, REMOVES: 11, INSERTS: 10 });
+    writeRun(path.join(dir, 'b'), [115], 1, { DOCS: 201, UPDATES: 51, REMOVES: 11, INSERTS: 10 });
+    await compare();
+    assert.doesNotMatch(fs.readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8'), /sizes differ/);
+    writeRun(path.join(dir, 'b'), [115], 1, { DOCS: 401, UPDATES: 51, REMOVES: 11, INSERTS: 10 });
+    await compare();
+    assert.match(fs.readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8'), /\*\*The sizes differ\*\* \(A: DOCS=201 UPDATES=51 REMOVES=11 INSERTS=10, \? pass\(es\); B: DOCS=401 /);
   });
 
   it('falls back to the --noise margin without repeats', async () => {

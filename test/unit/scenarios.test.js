@@ -60,6 +60,23 @@ describe('scenario folders', () => {
       assert.match(scenarioProblems(dir).join('\n'), /pass\.js: the block "var random =" differs from setup\.js's/);
     });
 
+    it('names a scaling declaration that leaves a size variable out, mistypes a step\'s work, or cites no finding', () => {
+      edit('scenario.json', (t) => t.replace('"INSERTS": { "least": 2 } }', '"INSERTS": { "least": 2 }, "KEYS": {} }')
+        .replace('"ops": "2 * DOCS"', '"ops": "2 * DOSC"')
+        .replace('"findings": {}', '"findings": { "same-sped": { "atLeast": { "DOCS": 501 }, "why": "a typo" } }'));
+      const text = scenarioProblems(dir).join('\n');
+      assert.match(text, /scaling: KEYS is not a size variable of sizes\.article/);
+      assert.match(text, /scaling: steps\.setup\.ops names DOSC, not a size variable/);
+      assert.match(text, /scaling: findings\.same-sped: published\.json has no finding of that id/);
+      edit('scenario.json', (t) => t.replace(', "INSERTS": { "least": 2 }, "KEYS": {} }', ' }'));
+      assert.match(scenarioProblems(dir).join('\n'), /scaling: INSERTS is in neither vary nor fixed/);
+    });
+
+    it('names a scenario without a scaling declaration', () => {
+      edit('scenario.json', (t) => t.replace('"scaling": {', '"scalling": {'));
+      assert.match(scenarioProblems(dir).join('\n'), /^scaling is missing/m);
+    });
+
     it('names a server declaration that cites no finding', () => {
       edit('scenario.json', (t) => t.replace('"engine-needed": "FerretDB', '"engine-neded": "FerretDB'));
       assert.match(scenarioProblems(dir).join('\n'), /servers\.ferretdb\.cannotTest names finding engine-neded/);

@@ -22,11 +22,14 @@ function casesOf(scenario) {
   return fs.existsSync(file) ? require(file) : { cases: {}, tooSmall: [] };
 }
 
-/** The verdict of one finding on crafted records, through the same path a report takes. */
-function verdictOn(scenarioName, id, { records, server = SERVER }) {
+/**
+ * The verdict of one finding on crafted records, through the same path a report takes, at the
+ * sizes given (the article's by default: crafted records are mostly the article's own figures).
+ */
+function verdictOn(scenarioName, id, { records, server = SERVER, sizes = null }) {
   const scenario = scenarioOf(scenarioName) ?? fixture;
   const measurements = records.map((r) => ({ scenario: scenarioName, server: SERVER, ...r }));
-  const found = verdictsFor([scenario], measurements).filter((v) => v.finding.id === id && v.server === server);
+  const found = verdictsFor([scenario], measurements, () => sizes ?? scenario.sizes.article).filter((v) => v.finding.id === id && v.server === server);
   assert.equal(found.length, 1, `${scenarioName}/${id}: one verdict on ${server}, got ${found.map((v) => v.server).join(', ') || 'none'}`);
   return found[0];
 }
@@ -79,14 +82,51 @@ describe('verdicts', () => {
   }
 
   for (const s of scenarios) {
-    for (const [id, records, pattern, server] of casesOf(s).tooSmall) {
+    for (const [id, records, pattern, { server, sizes } = {}] of casesOf(s).tooSmall) {
       it(`${s.name} · ${id}: cannot be tested at a size too small to show it`, () => {
-        const v = verdictOn(s.name, id, { records, server });
+        const v = verdictOn(s.name, id, { records, server, sizes });
         assert.equal(v.status, UNTESTABLE);
         assert.match(v.measured, pattern);
       });
     }
   }
+
+  // the smallest size each finding needs lives in its scenario's descriptor (scaling.findings)
+  for (const s of scenarios) {
+    for (const [id, need] of Object.entries(s.scaling.findings || {})) {
+      const holds = casesOf(s).cases[id]?.[HOLDS];
+      if (!holds) continue;
+      it(`${s.name} · ${id}: cannot be tested below the size its descriptor declares, and can at it`, () => {
+        const [name, least] = Object.entries(need.atLeast)[0];
+        const small = verdictOn(s.name, id, { records: holds.records, sizes: { ...s.sizes.article, ...need.atLeast, [name]: least - 1 } });
+        assert.equal(small.status, UNTESTABLE);
+        assert.match(small.measured, new RegExp(`the size is too small: ${name} ${(least - 1).toLocaleString('en-US')}, it needs ${least.toLocaleString('en-US')}`));
+        assert.equal(verdictOn(s.name, id, { records: holds.records, sizes: { ...s.sizes.article, ...need.atLeast } }).status, HOLDS);
+      });
+    }
+  }
+
+  describe('spans too short to decide from', () => {
+    // many-keys' finding is a ratio of two spans; log-inserts' test 2 declares a longer minimum than the default
+    it('makes a verdict inconclusive where a figure it rests on is a few milliseconds', () => {
+      const { mk } = require('../../shell/many-keys/test/verdict-cases');
+      const short = verdictOn('many-keys', 'buckets-faster', { records: mk(0.05, 0.004) });
+      assert.equal(short.status, INCONCLUSIVE);
+      assert.match(short.measured, /12\.50×.*the span was too short to decide \(update original 50 ms, update bucket 4 ms, under the 100 ms a verdict needs/);
+      assert.equal(verdictOn('many-keys', 'buckets-faster', { records: mk(5, 0.4) }).status, HOLDS);
+    });
+
+    it('holds a step to the span its descriptor declares', () => {
+      const logInserts = scenarioOf('log-inserts');
+      const test2 = logInserts.scaling.spans.test2.minMs;
+      const rec = (method, ms) => ({ scenario: 'log-inserts', server: SERVER, step: 'test2', method, ms, appliedMs: ms, collection: `log_${method}` });
+      const verdict = (scale) => verdictsFor([logInserts], [rec('save', 3 * scale), rec('insert', scale)], () => logInserts.sizes.article)
+        .find((v) => v.finding.id === 'insert-beats-save');
+      assert.equal(verdict(test2 / 2).status, INCONCLUSIVE);
+      assert.match(verdict(test2 / 2).measured, new RegExp(`under the ${test2.toLocaleString('en-US')} ms`));
+      assert.equal(verdict(test2).status, HOLDS);
+    });
+  });
 
   it('every server kind a scenario declares names findings it has, with a reason', () => {
     const problems = [];

@@ -25,13 +25,13 @@ const unsafeSeparate = (name) => publishedData().records
 const asSeparate = (cell, k) => ({ [cell]: () => unsafeSeparate(cell) * k });
 const allSafe = (k) => Object.fromEntries(['embedded', 'separate'].flatMap((l) => [1, 10, 100, 1000, 10000].map((n) => [`${l} ${n}`, times(k)])));
 
-/** finding → outcome → { records, server? (the verdict's, default the records' own), measured? (a pattern its text must match) } */
+/** finding → outcome → { records, server? (the verdict's, default the records' own), sizes? (the run's, default the article's), measured? (a pattern its text must match) } */
 const cases = {
   'embedded-slows': {
     [HOLDS]: { records: ec(), measured: /24\.92× at 10000 perBlog/ },
     [FAILS]: { records: ec({ safe: { 'embedded 1000': () => 4.4, 'embedded 10000': () => 4.4 } }) },
     [INCONCLUSIVE]: { records: ec({ safe: { 'embedded 1000': () => 6, 'embedded 10000': () => 8 } }) },
-    [UNTESTABLE]: { records: ec({ upTo: 100 }), measured: /stops at 100 perBlog/ },
+    [UNTESTABLE]: { records: ec({ upTo: 100 }), sizes: { TOTAL: 100, COMMENT_LEN: 1000 }, measured: /TOTAL 100, it needs 1,000/ },
   },
   'unsafe-as-fast-up-to-100': {
     [HOLDS]: { records: ec(), measured: /1\.09× at 10 perBlog.*1\.03× at 100 perBlog.*unsafe table's writes: w:0/ },
@@ -53,9 +53,9 @@ const cases = {
   },
 };
 
-/** Findings the size leaves untested where the feature is there: [finding, records, pattern]. */
+/** Findings the size leaves untested where the feature is there: [finding, records, pattern, { server (default the records'), sizes (default the article's) }]. */
 const tooSmall = [
-  ['unsafe-26x-at-10000', ec({ upTo: 1000 }), /too small: the article measured this at 10,000/],
+  ['unsafe-26x-at-10000', ec({ upTo: 1000 }), /too small: TOTAL 1,000, it needs 10,000 \(the article measured this at 10,000/, { sizes: { TOTAL: 1000, COMMENT_LEN: 1000 } }],
 ];
 
 module.exports = { cases, tooSmall };

@@ -1,0 +1,89 @@
+'use strict';
+// The probe behind --size auto: a scenario's own steps, in order, on the server at a few small
+// sizes (sizing/planner.js nextProbeSizes chooses each from the ones before), each step timed
+// as the run times it (its scriptMs), in the scenario's own database, dropped after each probe.
+// Nothing a probe measures is a result: its times go into the size record's model, its
+// measurements nowhere.
+const path = require('node:path');
+const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
+const { runStepScript, scenarioPlan, stepVars, workersStartMs, safeFileName } = require('./steps');
+const { nextProbeSizes, spanMsOf } = require('../sizing/planner');
+const { parseExpression } = require('../sizing/expression');
+const { matches } = require('../results/records');
+
+/** The --set values that name this scenario's size variables: the planner keeps them as given. */
+function pinnedSizes(scenario, overrides = {}) {
+  return Object.fromEntries(Object.entries(overrides).filter(([k]) => k !== 'passes' && k in scenario.sizes.article));
+}
+
+/** The known wait in a parallel step's time (its shells' start), which no size changes. */
+function fixedStepMs(scenario, workers) {
+  return Object.fromEntries(scenario.steps.filter((s) => s.workers).map((s) => [s.name, workersStartMs(s.workers === 'cores' ? workers : s.workers)]));
+}
+
+/**
+ * A step's timed figures as its scaling declaration reads them (figures: which lines, their
+ * timed field, and each one's operations and growth in its own fields): [{ ms, ops, grows }].
+ */
+function figuresOf(decl, measurements) {
+  if (!decl) return [];
+  const ops = parseExpression(decl.ops);
+  const grows = parseExpression(decl.grows);
+  return measurements.filter((m) => matches(m, { where: decl.where })).flatMap((m) => {
+    const ms = spanMsOf(decl.field, m[decl.field]);
+    try {
+      return ms === null ? [] : [{ ms, ops: ops.evaluate(m), grows: grows.evaluate(m) }];
+    } catch {
+      return []; // a line without the fields (a refused cell) says nothing of the growth
+    }
+  });
+}
+
+/** Every step once (a repeating step's first pass) at these sizes: { sizes, steps: { name: { ms, spanMs? } } }. */
+async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir }) {
+  const db = await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
+  const { steps: planned } = scenarioPlan(scenario, sizes, 1);
+  const steps = {};
+  try {
+    for (const step of planned) {
+      if (options.isInterrupted?.()) break;
+      progress.startStep(`${server.name} · ${scenario.name} · probe ${index} · ${step.name}`);
+      const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}-probe${index}-${step.name}.log`));
+      const started = Date.now();
+      const vars = stepVars(step, { scenario, server, options, pass: step.passes[0] });
+      const { measurements } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results: null });
+      const ms = Date.now() - started;
+      await markDatabase(db, options.runId); // a script may have dropped its database
+      const span = scenario.scaling.spans?.[step.name];
+      const spans = span ? measurements.map((m) => spanMsOf(span.field, m[span.field])).filter((v) => v !== null) : [];
+      const figures = figuresOf(scenario.scaling.steps[step.name].figures, measurements);
+      steps[step.name] = { ms, ...(spans.length ? { spanMs: Math.min(...spans) } : {}), ...(figures.length ? { figures } : {}) };
+      progress.endStep(`${(ms / 1000).toFixed(1)} s`);
+    }
+  } finally {
+    const refused = await dropOwnedDatabase(client, scenario.database, { prefix: config.dbPrefix });
+    if (refused) options.log(`${server.name} · ${scenario.name}: ${refused}`);
+  }
+  return { sizes, steps };
+}
+
+/**
+ * Probes a scenario on a server until the planner has what it needs: { fixedMs, probes,
+ * seconds (the probing's own time) }. A
+ * probe that fails throws, and the scenario does not run on that server.
+ */
+async function probeScenario({ scenario, server, client, options, config, progress, logDir, budgetSeconds }) {
+  const pinned = pinnedSizes(scenario, options.overrides);
+  const fixedMs = fixedStepMs(scenario, options.workers);
+  const probes = [];
+  const started = Date.now();
+  for (;;) {
+    if (options.isInterrupted?.()) break;
+    const sizes = nextProbeSizes(scenario, { done: probes, fixedMs, budgetSeconds, pinned });
+    if (!sizes) break;
+    probes.push(await probeAt({ scenario, sizes, index: probes.length + 1, server, client, options, config, progress, logDir }));
+  }
+  return { fixedMs, probes, seconds: (Date.now() - started) / 1000 };
+}
+
+module.exports = { probeScenario, pinnedSizes };

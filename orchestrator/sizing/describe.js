@@ -1,0 +1,65 @@
+'use strict';
+// The plan in words: the table printed before a run (one per scenario, a row per server) and the
+// pieces summary.md reuses, all from size records alone.
+const { formatDuration } = require('./duration');
+
+const int = (n) => Number(n).toLocaleString('en-US');
+
+/** NAME=n for the variables that vary with the budget, and any other that differs from the article's. */
+function sizeText(scenario, sizes) {
+  const vary = scenario.scaling?.vary || {};
+  return Object.entries(sizes).filter(([k, v]) => k !== 'passes' && (k in vary || v !== scenario.sizes.article[k]))
+    .map(([k, v]) => `${k}=${int(v)}`).join(' ');
+}
+
+function percent(fraction) {
+  if (!Number.isFinite(fraction)) return '–';
+  const p = fraction * 100;
+  return `${p >= 10 ? p.toFixed(0) : p >= 1 ? p.toFixed(1) : p.toPrecision(2)}%`;
+}
+
+function seconds(s) {
+  if (!Number.isFinite(s)) return '–';
+  return s >= 100 ? `${s.toFixed(0)} s` : `${s.toFixed(1)} s`;
+}
+
+/** What a finding needs, in words: TOTAL ≥ 1,000. */
+function needText(atLeast) {
+  return Object.entries(atLeast).map(([k, v]) => `${k} ≥ ${int(v)}`).join(', ');
+}
+
+/** One line per finding a plan's size is too small for: what it needs, and the budget that would fit it. */
+function tooSmallLines(record) {
+  return (record.findings?.tooSmall || []).map((t) => `${t.id} needs ${needText(t.atLeast)} (${t.why})${t.budgetSeconds ? `: --budget ${formatDuration(t.budgetSeconds)} would fit it` : ': no --budget fits it while --set pins a variable below it'}`);
+}
+
+/** One line per step whose timed figures stay too short for a verdict at this size. */
+function shortSpanLines(record) {
+  return (record.spans || []).filter((s) => !s.met).map((s) => `${s.step}: its shortest timed figure is predicted at ${s.predictedMs === null ? 'an unknown span' : `${int(Math.round(s.predictedMs))} ms`} with ${s.variable}=${int(s.value)}, under the ${int(s.minMs)} ms a verdict needs: its verdicts will say the span was too short (a larger --budget raises ${s.variable})`);
+}
+
+/** Fixed-width text table rows. */
+function textTable(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => `  ${r.map((c, i) => String(c).padEnd(widths[i])).join('  ')}`.trimEnd());
+}
+
+/** The lines printed before a scenario runs: its plan on each server, and what its size cannot decide. */
+function planLines(scenario, records, { passes } = {}) {
+  if (!records.length) return [];
+  const first = records[0];
+  const auto = first.size === 'auto';
+  const head = auto
+    ? `${scenario.name}: ${records.length > 1 ? (first.perServer ? 'each server its own size (--size-per-server)' : 'one size on every server, the largest that fits on each') : 'the largest size'} predicted to fit the ${formatDuration(first.budgetSeconds)} budget`
+    : `${scenario.name}: the ${first.size} size`;
+  const rows = [['server', 'size', 'of the article', 'predicted', 'findings it can decide']];
+  for (const r of records) {
+    rows.push([r.server, `${sizeText(scenario, r.sizes)}${passes ? `, ${passes} pass${passes === 1 ? '' : 'es'}` : ''}`, percent(r.fraction),
+      auto ? `${seconds(r.predictedSeconds)}${r.fits === false ? ' (over budget: the smallest size)' : ''}` : '–',
+      auto ? (r.findings.decidable.join(', ') || 'none') : '–']);
+  }
+  const notes = [...new Set(records.flatMap((r) => [...tooSmallLines(r), ...shortSpanLines(r)].map((l) => `  ${records.length > 1 ? `${r.server}: ` : ''}${l}`)))];
+  return [head, ...textTable(rows), ...notes];
+}
+
+module.exports = { sizeText, percent, seconds, needText, tooSmallLines, shortSpanLines, planLines, textTable };

@@ -1,0 +1,417 @@
+'use strict';
+// --size auto: how much of an article's workload fits a time budget on a server. A pure function
+// of the scenario's descriptor (its scaling declaration: what scales, what must not, each step's
+// operations and what makes them dearer as the size grows, the smallest size each finding
+// needs), the probes (the scenario's own steps timed at a few small sizes on that server) and
+// the calibration (the server's per-operation time, a floor under every operation a step
+// sends). The run module does the measuring; everything here is arithmetic, tested as such.
+const { parseExpression } = require('./expression');
+const { roundUpBudget } = require('./duration');
+
+/** The shortest timed span, in ms, a verdict may be decided from, where a step declares none of its own. */
+const MIN_SPAN_MS = 100;
+/** No operation a script sends costs less than this share of the fastest acknowledged one the calibration timed (w:0 sends cost less than a round trip, not nothing). */
+const CALIBRATION_FLOOR_SHARE = 0.25;
+/** The probes grow until the largest one's own work reaches this share of the budget (within the bounds below). */
+const PROBE_SHARE = 0.08;
+const PROBE_TARGET_MS = { min: 2000, max: 40000 };
+/** At most this many probes of a scenario on a server, the smallest included. */
+const MAX_PROBES = 5;
+
+const sizeNames = (descriptor) => Object.keys(descriptor.sizes.article).filter((k) => k !== 'passes');
+const leadOf = (descriptor) => Object.keys(descriptor.scaling.vary)[0];
+const runsOf = (step, passes) => (step.repeat === 'passes' ? passes : 1);
+
+/** The smallest value a variable may take at or above v (one of its allowed values, at most the article's). */
+function snapUp(decl, full, v) {
+  if (decl?.values) return decl.values.find((x) => x >= v) ?? full;
+  return Math.min(full, Math.max(decl?.least ?? 1, Math.ceil(v)));
+}
+
+/** One variable at fraction f of the article: one of its allowed values, never below its least. */
+function scaledValue(decl, full, f) {
+  if (f >= 1) return full;
+  const target = full * f;
+  if (decl.values) {
+    const fit = decl.values.filter((v) => v <= target + 1e-9);
+    return fit.length ? fit.at(-1) : decl.values[0];
+  }
+  return Math.min(full, Math.max(decl.least ?? 1, Math.round(target)));
+}
+
+/** The scenario's sizes at fraction f of the article: varying variables scaled, fixed ones the article's, pinned ones (--set) as given. */
+function sizesAt(descriptor, f, pinned = {}) {
+  const { article } = descriptor.sizes;
+  const { vary } = descriptor.scaling;
+  return Object.fromEntries(sizeNames(descriptor).map((name) => {
+    if (name in pinned) return [name, pinned[name]];
+    if (!(name in vary)) return [name, article[name]];
+    return [name, scaledValue(vary[name], article[name], f)];
+  }));
+}
+
+/** How much of the article a set of sizes is: its leading varying variable's share. */
+function fractionOf(descriptor, sizes) {
+  const lead = leadOf(descriptor);
+  return sizes[lead] / descriptor.sizes.article[lead];
+}
+
+/** Each variable at least as large in a as in b. */
+function atLeastAll(a, b) {
+  return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Math.max(v, b[k] ?? v)]));
+}
+
+/**
+ * Every varying variable of sizes times k (one of its allowed values, within its least and the
+ * article's): a probe k times another in each of its variables, so every step's terms move.
+ */
+function scaleSizes(descriptor, sizes, k, pinned = {}) {
+  const { article } = descriptor.sizes;
+  return Object.fromEntries(Object.entries(sizes).map(([name, v]) => {
+    const decl = descriptor.scaling.vary[name];
+    if (!decl || name in pinned) return [name, v];
+    return [name, scaledValue(decl, article[name], Math.min(1, (v * k) / article[name]))];
+  }));
+}
+
+function sameSizes(a, b) {
+  return Object.keys(a).every((k) => a[k] === b[k]);
+}
+
+// --- probes -------------------------------------------------------------------------------
+
+/** How long the largest probe's own work should take for this budget. */
+function probeTargetMs(budgetSeconds) {
+  return Math.min(PROBE_TARGET_MS.max, Math.max(PROBE_TARGET_MS.min, budgetSeconds * 1000 * PROBE_SHARE));
+}
+
+/** A probe's time less the steps' known fixed waits (the parallel steps' start): its work. */
+function probeWorkMs(probe, fixedMs = {}) {
+  return Object.entries(probe.steps).reduce((n, [name, s]) => n + Math.max(0, s.ms - (fixedMs[name] || 0)), 0);
+}
+
+/**
+ * The sizes of the next probe of a scenario on a server, or null when the probes so far say
+ * enough: the first is the smallest sizes the scenario allows (its fixed costs), the second the
+ * descriptor's probe sizes; then the largest so far grows by the square root of what separates
+ * its work from the target (so a cost that grows with the square of the size reaches the
+ * target, not the square of it), 2 to 8 times, until its work reaches a third of the target.
+ * A step whose operations grow dearer with the size, or whose parts cost something of their
+ * own, needs a size more for each to tell them from its fixed cost and its cost per operation:
+ * where the largest is long enough already, the next is half its size in every variable (or,
+ * where that is a size probed already, a quarter or three quarters of it, or 1.5 or 2 times it).
+ */
+function nextProbeSizes(descriptor, { done = [], fixedMs = {}, budgetSeconds, pinned = {} }) {
+  const floor = sizesAt(descriptor, 0, pinned);
+  const declared = atLeastAll({ ...floor, ...Object.fromEntries(Object.entries(descriptor.scaling.probe || {}).filter(([k]) => !(k in pinned))) }, floor);
+  if (done.length === 0) return floor;
+  if (done.length === 1 && !sameSizes(declared, done[0].sizes)) return declared;
+  if (done.length >= MAX_PROBES) return null;
+  const fresh = (sizes) => (done.some((p) => sameSizes(p.sizes, sizes)) ? null : sizes);
+  const largest = done.reduce((a, b) => (fractionOf(descriptor, b.sizes) > fractionOf(descriptor, a.sizes) ? b : a));
+  const f = fractionOf(descriptor, largest.sizes);
+  const work = probeWorkMs(largest, fixedMs);
+  const target = probeTargetMs(budgetSeconds);
+  if (work < target / 3 && f < 1) {
+    const r = Math.min(8, Math.max(2, Math.sqrt(target / Math.max(work, 1))));
+    const next = fresh(scaleSizes(descriptor, largest.sizes, r, pinned));
+    if (next) return next;
+  }
+  const distinct = new Set(done.map((p) => JSON.stringify(p.sizes))).size;
+  if (distinct >= sizesNeeded(descriptor)) return null;
+  // half the largest where that is a size of its own; else (the smallest sizes are near) a little larger
+  for (const k of [0.5, 0.25, 0.75, 1.5, 2]) {
+    const next = fresh(scaleSizes(descriptor, largest.sizes, k, pinned));
+    if (next) return next;
+  }
+  return null;
+}
+
+// --- the model ----------------------------------------------------------------------------
+
+/** The terms of a step's model besides its fixed cost: [coefficient, expression] for each it declares. */
+function termsOf(decl) {
+  return [['a', decl.ops], ['b', decl.grows], ['d', decl.parts]].filter(([, text]) => text);
+}
+
+/**
+ * How many distinct probe sizes the scenario's steps need for every term they declare, and one
+ * more where a growth is fitted to the steps' totals: with no size to spare, the noise in three
+ * timings makes a curve of its own, and only the upward ones survive the fit (a cost cannot
+ * shrink), which would overstate every growth.
+ */
+function sizesNeeded(descriptor) {
+  return 1 + Math.max(...Object.values(descriptor.scaling.steps).map((d) => termsOf(d).length + (d.grows && !d.figures ? 1 : 0)));
+}
+
+/** Least squares of y on the chosen columns; null where they cannot be told apart. */
+function leastSquares(points, columns) {
+  const n = columns.length;
+  const m = Array.from({ length: n }, () => new Array(n + 1).fill(0));
+  for (const p of points) {
+    const x = columns.map((c) => p[c]);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) m[i][j] += x[i] * x[j];
+      m[i][n] += x[i] * p.y;
+    }
+  }
+  for (let i = 0; i < n; i++) {
+    let pivot = i;
+    for (let r = i + 1; r < n; r++) if (Math.abs(m[r][i]) > Math.abs(m[pivot][i])) pivot = r;
+    [m[i], m[pivot]] = [m[pivot], m[i]];
+    if (Math.abs(m[i][i]) < 1e-12 * Math.max(1, ...m.map((row) => Math.abs(row[i])))) return null;
+    for (let r = 0; r < n; r++) {
+      if (r === i) continue;
+      const k = m[r][i] / m[i][i];
+      for (let j = i; j <= n; j++) m[r][j] -= k * m[i][j];
+    }
+  }
+  return Object.fromEntries(columns.map((c, i) => [c, m[i][n] / m[i][i]]));
+}
+
+/**
+ * Non-negative least squares over a few columns, by trying every subset of them: the subset
+ * whose solution has no negative coefficient and leaves the smallest error (the fewer columns
+ * where errors tie). Times cannot shrink as a size grows, so no coefficient may be negative.
+ */
+function nonNegativeFit(points, columns) {
+  let best = { coef: Object.fromEntries(columns.map((c) => [c, 0])), sse: points.reduce((n, p) => n + p.y * p.y, 0), used: 0 };
+  for (let mask = 1; mask < 1 << columns.length; mask++) {
+    const subset = columns.filter((_, i) => mask & (1 << i));
+    if (subset.length > points.length) continue;
+    const sol = leastSquares(points, subset);
+    if (!sol || Object.values(sol).some((v) => !(v >= 0))) continue;
+    const coef = Object.fromEntries(columns.map((c) => [c, sol[c] ?? 0]));
+    const sse = points.reduce((n, p) => n + (p.y - columns.reduce((s, c) => s + coef[c] * p[c], 0)) ** 2, 0);
+    const tolerance = 1e-9 * Math.max(1, best.sse);
+    if (sse < best.sse - tolerance || (Math.abs(sse - best.sse) <= tolerance && subset.length < best.used)) best = { coef, sse, used: subset.length };
+  }
+  return best.coef;
+}
+
+/** The fastest operation the calibration timed on this server, in the shell the run uses. */
+function calibratedOpMs(calibration, shell) {
+  if (!calibration?.perOp) return null;
+  const times = Object.values(calibration.perOp).map((o) => o.shellMs?.[shell] ?? o.driverMs).filter((t) => t > 0);
+  return times.length ? Math.min(...times) : null;
+}
+
+/**
+ * Each step's time as fixedMs + c + a × ops + b × grows + d × parts (its expressions, at the
+ * sizes), fitted to the probes with every coefficient ≥ 0 and a at least the calibration's
+ * floor per operation. A step that declares no growth is linear (b = 0); one that does needs
+ * probes at two sizes at least besides the smallest (three with parts), or is fitted as linear
+ * and says so.
+ */
+function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, shell = 'kit' } = {}) {
+  const opMs = calibratedOpMs(calibration, shell);
+  const floorMs = opMs === null ? 0 : opMs * CALIBRATION_FLOOR_SHARE;
+  return Object.fromEntries(descriptor.steps.map((step) => {
+    const decl = descriptor.scaling.steps[step.name];
+    const terms = termsOf(decl).map(([name, text]) => [name, parseExpression(text)]);
+    const fixed = fixedMs[step.name] || 0;
+    const points = probes.filter((p) => Number.isFinite(p.steps?.[step.name]?.ms)).map((p) => {
+      const point = { c: 1, ...Object.fromEntries(terms.map(([name, e]) => [name, e.evaluate(p.sizes)])) };
+      return { ...point, y: p.steps[step.name].ms - fixed - floorMs * point.a };
+    });
+    const distinct = new Set(points.map((p) => terms.map(([name]) => p[name]).join('|'))).size;
+    // a term the probes cannot tell apart from the others is left out: parts first, then growth
+    const columns = ['c', ...terms.map(([name]) => name)];
+    while (columns.length > distinct && columns.length > 2) columns.splice(columns.indexOf(['d', 'b'].find((x) => columns.includes(x)) ?? columns.at(-1)), 1);
+    // where the step's own figures show its growth (cells of different sizes within each probe),
+    // the growth is fitted there, where it happens, and the rest to the step's totals
+    const fromFigures = decl.figures && decl.grows ? figureGrowth(probes, step.name) : null;
+    if (fromFigures !== null) {
+      points.forEach((p) => { p.y -= fromFigures * p.b; });
+      columns.splice(0, columns.length, 'c', ...terms.map(([name]) => name).filter((name) => name !== 'b'));
+      while (columns.length > distinct && columns.length > 2) columns.splice(columns.indexOf(columns.includes('d') ? 'd' : columns.at(-1)), 1);
+    }
+    const coef = { ...nonNegativeFit(points, columns), ...(fromFigures !== null ? { b: fromFigures } : {}) };
+    let kind = 'linear';
+    if (fromFigures !== null) kind = fromFigures > 0 ? 'growing (its growth fitted to the timed figures within each probe)' : 'linear (its figures saw no growth)';
+    else if (decl.grows && !columns.includes('b')) kind = `linear (growth declared, but ${distinct} distinct probe size(s) cannot tell it apart)`;
+    else if (decl.grows) kind = coef.b > 0 ? 'growing' : 'linear (the probes saw no growth)';
+    return [step.name, {
+      kind, fixedMs: fixed, c: coef.c, a: (coef.a || 0) + floorMs, b: coef.b || 0, d: coef.d || 0, floorMs,
+      ops: decl.ops, grows: decl.grows || null, parts: decl.parts || null, points: points.length,
+    }];
+  }));
+}
+
+/**
+ * A step's cost per unit of its growth, from its probes' timed figures (each a line's span with
+ * its own operations and growth, as scaling.steps.<step>.figures says how to read them): the
+ * figures of every probe fitted together, with a cost per figure, per operation and per unit of
+ * growth, none negative. Null where the figures are too few or too alike to tell.
+ */
+function figureGrowth(probes, stepName) {
+  const figures = probes.flatMap((p) => p.steps?.[stepName]?.figures || []).map((f) => ({ c: 1, a: f.ops, b: f.grows, y: f.ms }));
+  if (new Set(figures.map((f) => `${f.a}|${f.b}`)).size < 3) return null;
+  return nonNegativeFit(figures, ['c', 'a', 'b']).b;
+}
+
+/** One step's predicted ms for one run of it at these sizes. */
+function stepMs(model, sizes) {
+  const term = (text) => (text ? parseExpression(text).evaluate(sizes) : 0);
+  return model.fixedMs + model.c + model.a * term(model.ops) + model.b * term(model.grows) + (model.d || 0) * term(model.parts);
+}
+
+/** The scenario's predicted ms at these sizes: every step, as often as it runs. */
+function predictMs(descriptor, models, sizes, passes) {
+  return descriptor.steps.reduce((n, step) => n + runsOf(step, passes) * stepMs(models[step.name], sizes), 0);
+}
+
+/** A readable form of a fitted model, for the size record and the report. */
+function modelText(models) {
+  const num = (x) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
+  return Object.entries(models).map(([name, m]) => {
+    const parts = [`${num((m.fixedMs + m.c) / 1000)} s`, `${num(m.a)} ms × (${m.ops})`];
+    if (m.b > 0) parts.push(`${num(m.b)} ms × (${m.grows})`);
+    if (m.d > 0) parts.push(`${num(m.d)} ms × (${m.parts})`);
+    return `${name}: ${m.kind}, ${parts.join(' + ')}`;
+  }).join('; ');
+}
+
+// --- timed spans --------------------------------------------------------------------------
+
+/** ms in a value of a timed field, by its name's unit; null for a field that is no span (a mean per operation in µs, a size). */
+function spanMsOf(field, value) {
+  if (!Number.isFinite(value)) return null;
+  if (/(^ms|Ms)$/.test(field)) return value;
+  if (/(^seconds|Seconds)$/.test(field)) return value * 1000;
+  return null;
+}
+
+/** The shortest span a verdict may use from a step's figures. */
+function minSpanMs(descriptor, stepName) {
+  return descriptor?.scaling?.spans?.[stepName]?.minMs ?? MIN_SPAN_MS;
+}
+
+/**
+ * For each step that declares its figures' span and the variable that lengthens it: ms of the
+ * shortest figure per unit of that variable, fitted through the probes (a span grows with the
+ * count of what it times).
+ */
+function fitSpans(descriptor, { probes }) {
+  return Object.fromEntries(Object.entries(descriptor.scaling.spans || {}).filter(([, s]) => s.raise).map(([step, s]) => {
+    const points = probes.filter((p) => Number.isFinite(p.steps?.[step]?.spanMs)).map((p) => ({ v: p.sizes[s.raise], y: p.steps[step].spanMs }));
+    const den = points.reduce((n, p) => n + p.v * p.v, 0);
+    return [step, { raise: s.raise, minMs: s.minMs ?? MIN_SPAN_MS, perUnitMs: den ? points.reduce((n, p) => n + p.v * p.y, 0) / den : null }];
+  }));
+}
+
+/** The value of a span's variable whose shortest figure is predicted to reach its minimum, at most the article's. */
+function neededForSpan(span, full) {
+  if (!(span.perUnitMs > 0)) return null;
+  return Math.min(full, Math.ceil(span.minMs / span.perUnitMs));
+}
+
+// --- the choice ---------------------------------------------------------------------------
+
+/** The largest fraction f in [0, 1] for which ok(f) holds, ok being monotone; null if not even 0. */
+function largestFraction(ok) {
+  if (ok(1)) return 1;
+  if (!ok(0)) return null;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 40; i++) {
+    const mid = (lo + hi) / 2;
+    if (ok(mid)) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+/** The findings a plan can decide on a kind of server, and those its size is too small for. */
+function findingsAt(descriptor, findings, kind, sizes) {
+  const cannot = descriptor.servers?.[kind]?.cannotTest || {};
+  const decidable = [];
+  const tooSmall = [];
+  for (const f of findings) {
+    if (f.check?.kind === 'publishedOnly' || f.across || f.id in cannot) continue;
+    const need = descriptor.scaling.findings?.[f.id]?.atLeast || {};
+    const short = Object.entries(need).filter(([k, v]) => sizes[k] < v);
+    if (short.length) tooSmall.push({ id: f.id, atLeast: need, why: descriptor.scaling.findings[f.id].why });
+    else decidable.push(f.id);
+  }
+  return { decidable, tooSmall };
+}
+
+/**
+ * The plan of one scenario on each server: { server, sizes, fraction, budgetSeconds,
+ * predictedSeconds, fits, model, spans, findings }. By default one size for all servers, the
+ * largest that fits on each of them (their tables line up); perServer gives each its own. Spans
+ * first: a step whose shortest timed figure would be too short for a verdict has its count
+ * raised (within the article's) before the rest is fitted around it; where even that does not
+ * fit the budget, the plan goes without the raise and says so.
+ */
+function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned = {}, servers, perServer = false, shell = 'kit' }) {
+  const budgetMs = budgetSeconds * 1000;
+  const fitted = servers.map((s) => ({
+    ...s,
+    models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell }),
+    spans: fitSpans(descriptor, s.probe),
+  }));
+  const groups = perServer ? fitted.map((s) => [s]) : [fitted];
+  return groups.flatMap((group) => planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shell }));
+}
+
+function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shell }) {
+  const { article } = descriptor.sizes;
+  const predict = (s, sizes) => predictMs(descriptor, s.models, sizes, passes);
+  const raised = (sizes) => {
+    const out = { ...sizes };
+    for (const [step, decl] of Object.entries(descriptor.scaling.spans || {})) {
+      if (!decl.raise || decl.raise in pinned) continue;
+      const needs = group.map((s) => neededForSpan(s.spans[step], article[decl.raise])).filter((v) => v !== null);
+      if (needs.length) out[decl.raise] = Math.max(out[decl.raise], snapUp(descriptor.scaling.vary[decl.raise], article[decl.raise], Math.max(...needs)));
+    }
+    return out;
+  };
+  const fitsAll = (sizes) => group.every((s) => predict(s, sizes) <= budgetMs);
+  let raise = true;
+  let f = largestFraction((x) => fitsAll(raised(sizesAt(descriptor, x, pinned))));
+  if (f === null) {
+    raise = false;
+    f = largestFraction((x) => fitsAll(sizesAt(descriptor, x, pinned)));
+  }
+  const fits = f !== null;
+  const sizes = raise || !fits ? raised(sizesAt(descriptor, f ?? 0, pinned)) : sizesAt(descriptor, f, pinned);
+  const chosen = fits ? sizes : sizesAt(descriptor, 0, pinned);
+  // the budget a finding's smallest size would need, on the slowest server of the group
+  const budgetFor = (need) => {
+    if (Object.keys(need).some((k) => k in pinned && pinned[k] < need[k])) return null;
+    const fNeed = largestFraction((x) => !Object.entries(need).every(([k, v]) => sizesAt(descriptor, x, pinned)[k] >= v));
+    const at = raised(sizesAt(descriptor, Math.min(1, (fNeed ?? 0) + 1e-9), pinned));
+    return roundUpBudget(Math.max(...group.map((s) => predict(s, at))) / 1000);
+  };
+  return group.map((s) => {
+    const { decidable, tooSmall } = findingsAt(descriptor, findings, s.kind, chosen);
+    const spans = Object.entries(s.spans).map(([step, span]) => {
+      const predictedMs = span.perUnitMs === null ? null : span.perUnitMs * chosen[span.raise];
+      return { step, variable: span.raise, value: chosen[span.raise], predictedMs, minMs: span.minMs, met: predictedMs !== null && predictedMs >= span.minMs };
+    });
+    return {
+      server: s.server,
+      sizes: chosen,
+      fraction: fractionOf(descriptor, chosen),
+      budgetSeconds: budgetMs / 1000,
+      predictedSeconds: predict(s, chosen) / 1000,
+      probeSeconds: s.probe.seconds ?? null,
+      fits,
+      spansRaised: raise,
+      model: {
+        text: modelText(s.models),
+        steps: s.models,
+        probes: s.probe.probes.map((p) => ({ sizes: p.sizes, steps: p.steps })),
+        calibrationOpMs: calibratedOpMs(s.calibration, shell),
+      },
+      spans,
+      findings: { decidable, tooSmall: tooSmall.map((t) => ({ ...t, budgetSeconds: budgetFor(t.atLeast) })) },
+    };
+  });
+}
+
+module.exports = {
+  planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, fitSpans, spanMsOf, minSpanMs, modelText,
+  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES,
+};

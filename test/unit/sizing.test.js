@@ -1,0 +1,274 @@
+'use strict';
+// --size auto as the pure function it is: the probes' sizes, the model fitted to them and the
+// size chosen, from a scenario's descriptor, a calibration and probe timings. The servers here
+// are crafted: each is a formula for how long a step takes at given sizes, and the probes are
+// what that formula gives at the sizes the planner asks for, so a test can say what the right
+// choice is.
+const assert = require('node:assert/strict');
+const { discoverScenarios } = require('../../orchestrator/scenarios');
+const { resolveConfig } = require('../../orchestrator/config');
+const {
+  planScenario, nextProbeSizes, sizesAt, fitSteps, predictMs, nonNegativeFit, MAX_PROBES,
+} = require('../../orchestrator/sizing/planner');
+const { parseDuration, formatDuration, roundUpBudget } = require('../../orchestrator/sizing/duration');
+const { parseExpression } = require('../../orchestrator/sizing/expression');
+const { planLines } = require('../../orchestrator/sizing/describe');
+
+const scenarios = discoverScenarios(resolveConfig().shellDir);
+const scenario = (name) => scenarios.find((s) => s.name === name);
+const findings = (name) => scenario(name).loadPublished().findings;
+
+/** A calibration record whose every operation takes opMs in every shell. */
+function calibration(opMs) {
+  const op = { driverMs: opMs, shellMs: { kit: opMs, mongosh: opMs * 2 } };
+  return { perOp: { insert: op, find: op, update: op, remove: op } };
+}
+
+/**
+ * A crafted server: per step, ms for one run of it at given sizes. Probing it is asking the
+ * planner for sizes until it has enough and answering with these times (spans: the shortest
+ * timed figure of a step, where the test gives one).
+ */
+function probeCrafted(descriptor, server, { budgetSeconds, pinned = {} }) {
+  const probes = [];
+  for (;;) {
+    const sizes = nextProbeSizes(descriptor, { done: probes, budgetSeconds, pinned });
+    if (!sizes) break;
+    probes.push({
+      sizes,
+      steps: Object.fromEntries(descriptor.steps.map((st) => [st.name, {
+        ms: server.steps[st.name](sizes), ...(server.spans?.[st.name] ? { spanMs: server.spans[st.name](sizes) } : {}),
+      }])),
+    });
+  }
+  return { fixedMs: {}, probes };
+}
+
+/** What a crafted server truly takes for a scenario at these sizes. */
+function truthMs(descriptor, server, sizes, passes) {
+  return descriptor.steps.reduce((n, st) => n + (st.repeat === 'passes' ? passes : 1) * server.steps[st.name](sizes), 0);
+}
+
+/** Per-blog cells of embedded-comments at TOTAL, as its script runs them. */
+const cells = (total) => [1, 10, 100, 1000, 10000].filter((p) => p <= total);
+
+// A mongod-like server: 0.1 ms an operation, a shell starting in 0.3 s, a $push dearer as its
+// document grows (as WiredTiger rewrites it) and many-keys' updates walking 20,000 keys.
+const MONGOD_LIKE = {
+  opMs: 0.1,
+  'embedded-comments': {
+    steps: { bench: ({ TOTAL }) => 300 + cells(TOTAL).reduce((n, p) => n + 2 * (TOTAL * 0.1 /* separate */ + TOTAL * (0.1 + 0.00002 * p * 50) /* embedded */), 0) },
+    spans: { bench: ({ TOTAL }) => TOTAL * 0.1 },
+  },
+  'many-keys': {
+    steps: {
+      insert: ({ DOCS, BUCKET_DOCS }) => 300 + (DOCS + BUCKET_DOCS) * 3, // building and sending a 20,000-key document
+      update: ({ UPDATES }) => 300 + UPDATES * (1.8 + 0.3), // the article's 1.8 ms per original update, 0.3 per bucketed one
+    },
+  },
+};
+
+// A FerretDB-like server: 2.5 ms an operation, a shell starting in 0.5 s, scans that make each
+// update, remove or push dearer as the collection or the document grows.
+const FERRETDB_LIKE = {
+  opMs: 2.5,
+  'embedded-comments': {
+    steps: { bench: ({ TOTAL }) => 500 + cells(TOTAL).reduce((n, p) => n + 2 * (TOTAL * 2.5 + TOTAL * (2.5 + 0.12 * p)), 0) },
+    spans: { bench: ({ TOTAL }) => TOTAL * 2.5 },
+  },
+  'many-keys': {
+    steps: {
+      insert: ({ DOCS, BUCKET_DOCS }) => 500 + (DOCS + BUCKET_DOCS) * 1400,
+      update: ({ UPDATES, DOCS }) => 500 + UPDATES * (300 + 120 * DOCS) * 2,
+    },
+  },
+};
+
+function plan(name, servers, { budgetSeconds, perServer = false, pinned = {}, passes } = {}) {
+  const d = scenario(name);
+  return planScenario({
+    descriptor: d, findings: findings(name), budgetSeconds, passes: passes ?? d.sizes.article.passes, pinned, perServer,
+    servers: servers.map(([label, server, kind = 'mongod']) => ({
+      server: label, kind, calibration: calibration(server.opMs), probe: probeCrafted(d, server[name], { budgetSeconds, pinned }),
+    })),
+  });
+}
+
+describe('sizing: --size auto', () => {
+  describe('the budget on the command line', () => {
+    it('reads 90s, 5m, 1m30s, 1h and bare seconds, and refuses the rest', () => {
+      assert.deepEqual(['90s', '5m', '1m30s', '1h', '1.5m', '45'].map(parseDuration), [90, 300, 90, 3600, 90, 45]);
+      assert.deepEqual(['', 'm', '5x', '30s1m', '1m1m', '-5s'].map(parseDuration), [null, null, null, null, null, null]);
+      assert.deepEqual([45, 90, 120, 150, 3600, 3900].map(formatDuration), ['45s', '90s', '2m', '2m30s', '1h', '1h05m']);
+      assert.deepEqual([41, 121, 601].map(roundUpBudget), [50, 150, 660]);
+    });
+  });
+
+  describe('the arithmetic of a scaling declaration', () => {
+    it('evaluates sizes and functions, and names what it cannot read', () => {
+      assert.equal(parseExpression('4 * TOTAL * (floor(log10(TOTAL)) + 1)').evaluate({ TOTAL: 1000 }), 16000);
+      assert.equal(parseExpression('TOTAL * pow(10, floor(log10(TOTAL)))').evaluate({ TOTAL: 3000 }), 3000000);
+      assert.deepEqual([...parseExpression('(UPDATES + REMOVES) * DOCS').names], ['UPDATES', 'REMOVES', 'DOCS']);
+      assert.throws(() => parseExpression('DOCS +'), /ends too soon/);
+      assert.throws(() => parseExpression('eval(1)'), /no function eval/);
+      assert.throws(() => parseExpression('DOCS; 1'), /cannot read/);
+    });
+  });
+
+  describe('sizes at a fraction of the article', () => {
+    it('scales what varies, keeps what is fixed, honours least values, allowed values and --set', () => {
+      const mk = scenario('many-keys');
+      assert.deepEqual(sizesAt(mk, 0.01), { DOCS: 20, BUCKET_DOCS: 20, KEYS: 20000, UPDATES: 100 });
+      assert.deepEqual(sizesAt(mk, 0), { DOCS: 1, BUCKET_DOCS: 1, KEYS: 20000, UPDATES: 2 });
+      assert.deepEqual(sizesAt(mk, 0.01, { KEYS: 2000 }), { DOCS: 20, BUCKET_DOCS: 20, KEYS: 2000, UPDATES: 100 });
+      const ec = scenario('embedded-comments');
+      assert.equal(sizesAt(ec, 0.045).TOTAL, 300, 'TOTAL takes a value its script accepts');
+      assert.equal(sizesAt(ec, 0).TOTAL, 10);
+      assert.equal(sizesAt(ec, 1).TOTAL, 10000);
+    });
+  });
+
+  describe('the probes', () => {
+    it('start at the smallest sizes, then the declared ones, then grow until the work nears its share of the budget', () => {
+      const d = scenario('power-of-2-sizes');
+      const done = [];
+      const timeOf = (sizes) => ({ setup: { ms: 300 + sizes.DOCS * 0.2 }, pass: { ms: 300 + (sizes.UPDATES + sizes.REMOVES + sizes.INSERTS) * 0.2 } });
+      for (;;) {
+        const sizes = nextProbeSizes(d, { done, budgetSeconds: 300 });
+        if (!sizes) break;
+        done.push({ sizes, steps: timeOf(sizes) });
+      }
+      assert.deepEqual(done[0].sizes, sizesAt(d, 0));
+      assert.deepEqual(done[1].sizes, { ...sizesAt(d, 0), ...d.scaling.probe });
+      assert.ok(done.length <= MAX_PROBES);
+      assert.ok(done.at(-1).sizes.DOCS > done[1].sizes.DOCS, 'a fast server is probed at larger sizes');
+      assert.equal(new Set(done.map((p) => JSON.stringify(p.sizes))).size, done.length, 'no size probed twice');
+    });
+
+    it('probes a scenario with growing steps at four sizes at least, with smaller ones where the largest is long already', () => {
+      const d = scenario('power-of-2-sizes');
+      const slow = (sizes) => ({ setup: { ms: 500 + sizes.DOCS * 3 }, pass: { ms: 500 + sizes.UPDATES * sizes.DOCS * 0.1 } });
+      const done = [];
+      for (;;) {
+        const sizes = nextProbeSizes(d, { done, budgetSeconds: 90 });
+        if (!sizes) break;
+        done.push({ sizes, steps: slow(sizes) });
+      }
+      assert.equal(done.length, 4, 'the fixed cost, a cost per operation, a growth, and one size to spare');
+      for (const p of done.slice(2)) {
+        for (const name of Object.keys(d.scaling.vary)) assert.ok(p.sizes[name] < done[1].sizes[name] && p.sizes[name] >= done[0].sizes[name], `${name}: ${JSON.stringify(p.sizes)}`);
+      }
+    });
+  });
+
+  describe('the model', () => {
+    it('fits no negative coefficient', () => {
+      assert.deepEqual(nonNegativeFit([{ c: 1, a: 1, y: 5 }, { c: 1, a: 2, y: 7 }], ['c', 'a']), { c: 3, a: 2 });
+      // falling times would need a negative cost per operation: the fit keeps the constant instead
+      const fit = nonNegativeFit([{ c: 1, a: 1, y: 7 }, { c: 1, a: 2, y: 5 }], ['c', 'a']);
+      assert.equal(fit.a, 0);
+      assert.equal(fit.c, 6);
+    });
+
+    it('says when a growth it was told of could not be told apart with the probes it had', () => {
+      const d = scenario('many-keys');
+      const probe = (DOCS, UPDATES, ms) => ({ sizes: { ...sizesAt(d, 0), DOCS, BUCKET_DOCS: DOCS, UPDATES }, steps: { insert: { ms: 100 + DOCS }, update: { ms } } });
+      const two = fitSteps(d, { probes: [probe(1, 5, 1000), probe(2, 10, 4000)] });
+      assert.match(two.update.kind, /^linear \(growth declared, but 2 distinct probe size\(s\) cannot tell it apart\)/);
+      const three = fitSteps(d, { probes: [probe(1, 5, 1000), probe(2, 10, 4000), probe(4, 20, 16000)] });
+      assert.equal(three.update.kind, 'growing');
+      assert.ok(Math.abs(predictMs(d, three, { ...sizesAt(d, 0), DOCS: 8, BUCKET_DOCS: 8, UPDATES: 40 }, 1) - (108 * 2 + 64000)) < 2000);
+    });
+
+    it('puts the calibration\'s floor under every operation', () => {
+      const d = scenario('power-of-2-sizes');
+      const flat = [0, 0.001, 0.002].map((f) => ({ sizes: sizesAt(d, f), steps: { setup: { ms: 400 }, pass: { ms: 400 } } }));
+      const models = fitSteps(d, { probes: flat }, { calibration: calibration(0.2) });
+      assert.ok(Math.abs(models.setup.a - 0.05) < 1e-9, 'a quarter of the fastest calibrated operation');
+    });
+  });
+
+  describe('the choice', () => {
+    it('gives a mongod-like server (0.1 ms an operation) the article\'s size of embedded-comments and many-keys within 5 minutes', () => {
+      for (const name of ['embedded-comments', 'many-keys']) {
+        const [p] = plan(name, [['mongod', MONGOD_LIKE]], { budgetSeconds: 300 });
+        const article = Object.fromEntries(Object.entries(scenario(name).sizes.article).filter(([k]) => k !== 'passes'));
+        assert.deepEqual(p.sizes, article, name);
+        assert.equal(p.fraction, 1);
+        assert.ok(p.fits && p.predictedSeconds <= 300, `${name}: ${p.predictedSeconds}`);
+        assert.deepEqual(p.findings.tooSmall, [], `${name}: every finding decidable`);
+        const truth = truthMs(scenario(name), MONGOD_LIKE[name], p.sizes, 1) / 1000;
+        assert.ok(p.predictedSeconds / truth > 0.5 && p.predictedSeconds / truth < 2, `${name}: predicted ${p.predictedSeconds} s, takes ${truth} s`);
+      }
+    });
+
+    it('gives a FerretDB-like server less, says which findings that leaves undecided and the budget that would decide them', () => {
+      const [p] = plan('embedded-comments', [['ferretdb-pg', FERRETDB_LIKE, 'ferretdb-pg']], { budgetSeconds: 90 });
+      const d = scenario('embedded-comments');
+      assert.ok(p.sizes.TOTAL < 1000, `TOTAL ${p.sizes.TOTAL}`);
+      assert.ok(p.predictedSeconds <= 90);
+      const truth = truthMs(d, FERRETDB_LIKE['embedded-comments'], p.sizes, 1) / 1000;
+      assert.ok(truth <= 1.5 * 90 && p.predictedSeconds / truth > 0.5 && p.predictedSeconds / truth < 2, `predicted ${p.predictedSeconds} s, takes ${truth} s`);
+      const slows = p.findings.tooSmall.find((t) => t.id === 'embedded-slows');
+      assert.deepEqual(slows.atLeast, { TOTAL: 1000 });
+      const needed = truthMs(d, FERRETDB_LIKE['embedded-comments'], { ...p.sizes, TOTAL: 1000 }, 1) / 1000;
+      assert.ok(slows.budgetSeconds > 90 && slows.budgetSeconds / needed > 0.5 && slows.budgetSeconds / needed < 2, `budget ${slows.budgetSeconds} s for ${needed} s`);
+      // the unacknowledged findings are FerretDB's to skip (it answers w:0): not listed either way
+      assert.deepEqual(p.findings.decidable, ['safe-3x-slower'].filter((id) => !(id in d.servers['ferretdb-pg'].cannotTest)));
+      const lines = planLines(d, [{ ...p, scenario: d.name, size: 'auto', perServer: false }]);
+      assert.match(lines.join('\n'), new RegExp(`embedded-slows needs TOTAL ≥ 1,000 .*--budget ${formatDuration(slows.budgetSeconds)} would fit it`));
+    });
+
+    it('keeps many-keys\' 20,000 keys on the slowest server and shrinks the documents and updates instead', () => {
+      const [p] = plan('many-keys', [['ferretdb-pg', FERRETDB_LIKE, 'ferretdb-pg']], { budgetSeconds: 300 });
+      assert.equal(p.sizes.KEYS, 20000);
+      assert.ok(p.sizes.DOCS < 20 && p.sizes.UPDATES < 100, JSON.stringify(p.sizes));
+      assert.deepEqual(p.findings.decidable, ['buckets-faster']);
+      const truth = truthMs(scenario('many-keys'), FERRETDB_LIKE['many-keys'], p.sizes, 1) / 1000;
+      assert.ok(p.predictedSeconds / truth > 0.5 && p.predictedSeconds / truth < 2, `predicted ${p.predictedSeconds} s, takes ${truth} s`);
+    });
+
+    it('runs one size on every server by default, the largest that fits on each; --size-per-server lets each have its own', () => {
+      const servers = [['fast', MONGOD_LIKE], ['slow', FERRETDB_LIKE, 'ferretdb-pg']];
+      const shared = plan('many-keys', servers, { budgetSeconds: 300 });
+      assert.deepEqual(shared[0].sizes, shared[1].sizes);
+      const own = plan('many-keys', servers, { budgetSeconds: 300, perServer: true });
+      assert.deepEqual(shared[1].sizes, own[1].sizes, 'the slow server decides the shared size');
+      assert.equal(own[0].fraction, 1);
+    });
+
+    it('keeps what --set pins, and says no budget decides a finding it pins too small', () => {
+      const [p] = plan('many-keys', [['mongod', MONGOD_LIKE]], { budgetSeconds: 300, pinned: { KEYS: 2000 } });
+      assert.equal(p.sizes.KEYS, 2000);
+      assert.deepEqual(p.findings.tooSmall.map((t) => [t.id, t.budgetSeconds]), [['buckets-faster', null]]);
+    });
+
+    it('raises a step\'s count where its timed figure would be too short for a verdict', () => {
+      const d = scenario('log-inserts');
+      const fast = {
+        opMs: 0.1,
+        'log-inserts': {
+          steps: {
+            test1: ({ TEST1_ITERATIONS: n }) => 300 + n * 0.2,
+            test2: ({ TEST2_ITERATIONS: n }) => 4000 + n * 0.2,
+            test3: ({ TEST3_ITERATIONS: n }) => 300 + n * 0.1,
+            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 0.1,
+          },
+          spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.1, test2: ({ TEST2_ITERATIONS: n }) => n * 0.05 },
+        },
+      };
+      const [p] = plan('log-inserts', [['mongod', fast]], { budgetSeconds: 30 });
+      const test2 = p.spans.find((s) => s.step === 'test2');
+      assert.ok(test2.met && test2.predictedMs >= d.scaling.spans.test2.minMs, JSON.stringify(test2));
+      assert.ok(p.sizes.TEST2_ITERATIONS > sizesAt(d, p.fraction).TEST2_ITERATIONS, 'test 2 raised beyond the fraction');
+      assert.ok(p.predictedSeconds <= 30);
+    });
+
+    it('takes the smallest size and says so where nothing fits the budget', () => {
+      const [p] = plan('many-keys', [['ferretdb-pg', FERRETDB_LIKE, 'ferretdb-pg']], { budgetSeconds: 2 });
+      assert.equal(p.fits, false);
+      assert.deepEqual(p.sizes, sizesAt(scenario('many-keys'), 0));
+      assert.match(planLines(scenario('many-keys'), [{ ...p, scenario: 'many-keys', size: 'auto' }]).join('\n'), /over budget: the smallest size/);
+    });
+  });
+});
