@@ -468,7 +468,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
       try {
         const result = await serveThenCtrlC('embedded', box, { whenServing: () => { during.processes = processesWithTag(box.tag); } });
         assert.equal(result.code, 130, result.stderr);
-        assert.match(result.stdout, new RegExp(`^embedded: FerretDB on (PostgreSQL [^,]+|SQLite), because no mongod could be started \\(downloading mongod ${DEFAULT_VERSION.replace(/\./g, '\\.')} took longer than its 2 s \\(CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS\\)\\)$`, 'm'));
+        assert.match(result.stdout, new RegExp(`${EMBEDDED_FALLBACK}, because no mongod could be started \\(downloading mongod ${DEFAULT_VERSION.replace(/\./g, '\\.')} took longer than its 2 s \\(CLASSICS_MONGOD_DOWNLOAD_TIMEOUT_MS\\)\\)${FERRETDB2_WHY}$`, 'm'));
         assert.deepEqual(errorLines(result).filter(notTheCtrlC).map((l) => l.replace(/in [\d.]+ s$/, 'in N s')), [`embedded · downloading mongod ${DEFAULT_VERSION} · stopped at its 2 s budget in N s`]);
         assert.doesNotMatch(result.stdout + result.stderr, /Downloading MongoDB/);
         assert.ok(during.processes, 'the fallback served');
