@@ -8,7 +8,7 @@ const { sizesSection, runSizeText } = require('./sizes');
 const { sizeText: scaledSizeText } = require('../sizing/describe');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
-const { formatValue, formatBytes } = require('./format');
+const { formatValue, formatBytes, markdownText } = require('./format');
 const { verdictsForScenario, verdictsMarkdown } = require('./verdicts');
 const { writeHtmlReport } = require('./html');
 const { aggregateRepeats } = require('../results/repeats');
@@ -36,7 +36,7 @@ function describeRun(run, servers) {
     ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
   ];
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
-  const warned = servers.flatMap((s) => (s.warnings || []).map((w) => `- ${s.server} warned at start-up: ${w}`));
+  const warned = servers.flatMap((s) => (s.warnings || []).map((w) => `- ${s.server} warned at start-up: ${markdownText(w)}`));
   if (warned.length) lines.push('', ...warned);
   return lines.join('\n');
 }
@@ -118,7 +118,7 @@ function onceStepTable(scenario, records) {
 function notesFor(scenario, records) {
   return (scenario.notes || []).map((note) => {
     const values = [...new Set(records.filter((r) => r[note.field] !== undefined && r[note.field] !== null).map((r) => noteValue(r[note.field])))];
-    return values.length ? `- ${note.label}: ${values.join('; ')}` : null;
+    return values.length ? `- ${note.label}: ${markdownText(values.join('; '))}` : null;
   }).filter(Boolean).join('\n');
 }
 
@@ -142,6 +142,20 @@ function declaredLimits(scenario, server, published) {
 function chartSubtitle(chart, sizeLabel, sameScale) {
   const marked = chart.type === 'bar' ? 'hatched' : 'dashed';
   return sameScale ? `measured (solid) and article (${marked})` : `measured at ${sizeLabel} (solid, left axis); article at its own size (${marked}, right axis)`;
+}
+
+/** What DocumentDB's collStats estimates (count × average size from PostgreSQL's statistics); storageSize is the relation's own size. */
+const ESTIMATED_FIELDS = ['size', 'avgObjSize'];
+
+/**
+ * The line a chart adds where it draws sizes a server estimated (DocumentDB's are PostgreSQL's
+ * statistics, which jump when autovacuum analyzes the table): a curve of them must not be read as
+ * the data growing or shrinking. null where every value drawn was measured.
+ */
+function estimatedNote(chart, records) {
+  if (!ESTIMATED_FIELDS.includes(chart.y)) return null;
+  const servers = [...new Set(records.filter((r) => Number.isFinite(r[chart.y]) && r.sizesEstimated === true).map((r) => r.server))];
+  return servers.length ? `${servers.join(', ')}: ${chart.y} is the server's estimate, which jumps when PostgreSQL re-analyzes the table` : null;
 }
 
 /** A scenario's records, with --repeat one per cell: the median of the runs, with its spread (for tables, charts and verdicts alike). */
@@ -213,6 +227,8 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
     if (!config.data.datasets.some((d) => d.label.startsWith('article'))) {
       config.options.plugins.subtitle.text = `measured at ${sizeLabel}; the article printed no figure for this chart`;
     }
+    const estimated = estimatedNote(chart, [...measured.values()].flat());
+    if (estimated) config.options.plugins.subtitle.text = [config.options.plugins.subtitle.text, estimated];
     fs.writeFileSync(path.join(outDir, file), await renderChart(config));
     files.push(file);
     parts.push(`![${chart.title}](${file})`);
@@ -256,4 +272,4 @@ async function renderRunReport(runDir, scenarios) {
   return { files: ['summary.md', html, ...files], problems, failures: failures.length };
 }
 
-module.exports = { renderRunReport };
+module.exports = { renderRunReport, estimatedNote };

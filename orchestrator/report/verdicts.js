@@ -9,6 +9,7 @@
 const { matches } = require('../results/records');
 const { aggregateRepeats } = require('../results/repeats');
 const { spanMsOf, minSpanMs, MIN_SPAN_MS } = require('../sizing/planner');
+const { markdownText } = require('./format');
 
 const HOLDS = 'holds';
 const FAILS = 'does not hold';
@@ -401,7 +402,7 @@ function judgeAcross(finding, records, descriptor = null) {
 function verdictsMarkdown(verdicts) {
   if (!verdicts.length) return '';
   const claim = (f) => (f.source === 'kit' ? `*the kit's question, not the article's:* ${f.claim}` : f.claim);
-  const rows = verdicts.map((v) => `| ${v.scenario} | ${claim(v.finding)} | ${v.server} | **${v.status}** | ${v.measured} | ${v.finding.published} |`);
+  const rows = verdicts.map((v) => `| ${v.scenario} | ${claim(v.finding)} | ${v.server} | **${v.status}** | ${markdownText(v.measured)} | ${markdownText(v.finding.published)} |`);
   const rules = [...new Map(verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()];
   return [
     '## Verdicts',

@@ -86,7 +86,8 @@ function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], par
 /** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
 function verdictRows(summary) {
   return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
-    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5] }));
+    // the cells as a reader sees them: the report escapes | and word-edge underscores (markdownText)
+    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5].replace(/\\([_|])/g, '$1') }));
 }
 
 /** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */

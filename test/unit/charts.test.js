@@ -77,3 +77,19 @@ describe('server-side time beside the client\'s', () => {
     ]);
   });
 });
+
+describe('a chart of sizes a server estimated', () => {
+  const { estimatedNote } = require('../../orchestrator/report/render');
+  const chart = { y: 'size' };
+
+  it('says which servers\' sizes are estimates, and nothing where all were measured', () => {
+    const records = [
+      { server: 'ferretdb2', size: 10, sizesEstimated: true },
+      { server: 'mongod', size: 12 },
+      { server: 'ferretdb2', hrMs: 3, sizesEstimated: true },
+    ];
+    assert.equal(estimatedNote(chart, records), 'ferretdb2: size is the server\'s estimate, which jumps when PostgreSQL re-analyzes the table');
+    assert.equal(estimatedNote(chart, records.filter((r) => r.server === 'mongod')), null);
+    assert.equal(estimatedNote({ y: 'hrMs' }, records), null, 'a time chart of the same records says nothing of sizes');
+  });
+});

@@ -185,3 +185,16 @@ describe('repeats', () => {
     assert.ok(judge);
   });
 });
+
+describe('verdict text in markdown', () => {
+  const { markdownText } = require('../../orchestrator/report/format');
+  const { marked } = require('marked');
+
+  it('keeps a server\'s words as they are: no emphasis from `_id_`, no cell split by a pipe', () => {
+    const measured = 'FerretDB: PostgreSQL Index Scan on _id_; log_save_8a7d | SQLite SCAN';
+    const html = marked.parse(`| a | b |\n|---|---|\n| x | ${markdownText(measured)} |`);
+    assert.doesNotMatch(html, /<em>/);
+    assert.match(html, /Index Scan on _id_; log_save_8a7d \| SQLite SCAN<\/td>/);
+    assert.equal((html.match(/<td>/g) || []).length, 2);
+  });
+});
