@@ -21,7 +21,7 @@ const { measureCalibration, programAnchor } = require('./calibration');
 const { builtCompiledClient } = require('./compiled-client');
 const { probeScenario, pinnedSizes } = require('./probe');
 const { runScenario, scenarioPlan, repetitions, safeFileName, errorText } = require('./steps');
-const { planScenario, fractionOf } = require('../sizing/planner');
+const { planScenario, fractionOf, findingsAt } = require('../sizing/planner');
 const { planLines } = require('../sizing/describe');
 const { ResumeMismatchError } = require('../errors');
 const { SHELLS } = require('./shells');
@@ -99,13 +99,17 @@ async function stopServer(ready) {
   await ready.server.stop();
 }
 
-/** The size record of a scenario on a server at a size the user named: no prediction. */
-function namedSizeRecord(scenario, server, options) {
+/**
+ * The size record of a scenario on a server at a size the user named: no prediction (nothing was
+ * probed), but which findings that size can decide there, from the descriptor alone.
+ */
+function namedSizeRecord(scenario, ready, options) {
   const { sizes } = scenarioPlan(scenario, options.size, options.passes, options.overrides);
   const { passes, ...vars } = sizes;
+  const findings = scenario.scaling ? findingsAt(scenario, scenario.loadPublished().findings || [], ready.kind, vars) : null;
   return {
-    type: 'size', scenario: scenario.name, server, size: options.size, sizes: vars, fraction: fractionOf(scenario, vars),
-    budgetSeconds: null, predictedSeconds: null, model: null,
+    type: 'size', scenario: scenario.name, server: ready.server.name, size: options.size, sizes: vars, fraction: fractionOf(scenario, vars),
+    budgetSeconds: null, predictedSeconds: null, model: null, ...(findings && { findings }),
   };
 }
 
@@ -126,7 +130,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
     for (const ready of group) {
       const recorded = options.resume?.sizes?.get(`${ready.server.name}|${scenario.name}`);
       if (recorded) sizes.set(`${ready.server.name}|${scenario.name}`, recorded.sizes);
-      else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, ready.server.name, options));
+      else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, ready, options));
       else toPlan.push(ready);
     }
     const probed = [];

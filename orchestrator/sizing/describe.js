@@ -30,7 +30,12 @@ function needText(atLeast) {
 
 /** One line per finding a plan's size is too small for: what it needs, and the budget that would fit it. */
 function tooSmallLines(record) {
-  return (record.findings?.tooSmall || []).map((t) => `${t.id} needs ${needText(t.atLeast)} (${t.why})${t.budgetSeconds ? `: --budget ${formatDuration(t.budgetSeconds)} would fit it` : ': no --budget fits it while --set pins a variable below it'}`);
+  const remedy = (t) => {
+    if (record.size === 'article') return ': --set pins a variable below it';
+    if (record.size !== 'auto') return `: the ${record.size} size is below it (--size article, or --size auto with a budget, reaches it)`;
+    return t.budgetSeconds ? `: --budget ${formatDuration(t.budgetSeconds)} would fit it` : ': no --budget fits it while --set pins a variable below it';
+  };
+  return (record.findings?.tooSmall || []).map((t) => `${t.id} needs ${needText(t.atLeast)} (${t.why})${remedy(t)}`);
 }
 
 /** One line per step whose timed figures stay too short for a verdict at this size. */
@@ -56,7 +61,7 @@ function planLines(scenario, records, { passes } = {}) {
   for (const r of records) {
     rows.push([r.server, `${sizeText(scenario, r.sizes)}${passes ? `, ${passes} pass${passes === 1 ? '' : 'es'}` : ''}`, percent(r.fraction),
       auto ? `${seconds(r.predictedSeconds)}${r.fits === false ? ' (over budget: the smallest size)' : ''}` : '–',
-      auto ? (r.findings.decidable.join(', ') || 'none') : '–']);
+      r.findings ? (r.findings.decidable.join(', ') || 'none') : '–']);
   }
   const notes = [...new Set(records.flatMap((r) => [...tooSmallLines(r), ...shortSpanLines(r)].map((l) => `  ${records.length > 1 ? `${r.server}: ` : ''}${l}`)))];
   return [head, ...textTable(rows), ...notes];

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const {
-  planScenario, nextProbeSizes, sizesAt, fitSteps, predictMs, nonNegativeFit, MAX_PROBES,
+  planScenario, nextProbeSizes, sizesAt, fitSteps, predictMs, nonNegativeFit, findingsAt, MAX_PROBES,
 } = require('../../orchestrator/sizing/planner');
 const { parseDuration, formatDuration, roundUpBudget } = require('../../orchestrator/sizing/duration');
 const { parseExpression } = require('../../orchestrator/sizing/expression');
@@ -269,6 +269,20 @@ describe('sizing: --size auto', () => {
       assert.equal(p.fits, false);
       assert.deepEqual(p.sizes, sizesAt(scenario('many-keys'), 0));
       assert.match(planLines(scenario('many-keys'), [{ ...p, scenario: 'many-keys', size: 'auto' }]).join('\n'), /over budget: the smallest size/);
+    });
+
+    it('says for a named size which findings it can decide, and which need more, without a prediction', () => {
+      const d = scenario('trade-candles');
+      const sizes = d.sizes.quick;
+      const record = { scenario: d.name, server: 'mongod', size: 'quick', sizes, findings: findingsAt(d, findings(d.name), 'mongod', sizes) };
+      assert.ok(record.findings.tooSmall.some((t) => t.id === 'little-memory-slower'), JSON.stringify(record.findings));
+      assert.ok(!record.findings.decidable.includes('little-memory-slower'));
+      const text = planLines(d, [record]).join('\n');
+      assert.match(text, /the quick size/);
+      assert.match(text, /little-memory-slower needs TICKERS ≥ 2,500 \(.*\): the quick size is below it/);
+      const article = { ...record, size: 'article', sizes: d.sizes.article, findings: findingsAt(d, findings(d.name), 'mongod', d.sizes.article) };
+      assert.ok(article.findings.decidable.includes('little-memory-slower'));
+      assert.doesNotMatch(planLines(d, [article]).join('\n'), /needs/);
     });
   });
 });
