@@ -119,7 +119,7 @@ describe('sizing: --size auto', () => {
     it('scales what varies, keeps what is fixed, honours least values, allowed values and --set', () => {
       const mk = scenario('many-keys');
       assert.deepEqual(sizesAt(mk, 0.01), { DOCS: 20, BUCKET_DOCS: 20, KEYS: 20000, UPDATES: 100 });
-      assert.deepEqual(sizesAt(mk, 0), { DOCS: 1, BUCKET_DOCS: 1, KEYS: 20000, UPDATES: 2 });
+      assert.deepEqual(sizesAt(mk, 0), { DOCS: 1, BUCKET_DOCS: 1, KEYS: 20000, UPDATES: 5 });
       assert.deepEqual(sizesAt(mk, 0.01, { KEYS: 2000 }), { DOCS: 20, BUCKET_DOCS: 20, KEYS: 2000, UPDATES: 100 });
       const ec = scenario('embedded-comments');
       assert.equal(sizesAt(ec, 0.045).TOTAL, 300, 'TOTAL takes a value its script accepts');
