@@ -85,7 +85,9 @@ function crossing(check, records) {
   };
   const first = gap(xs[0]);
   const last = gap(xs.at(-1));
-  const crossAt = xs.find((x, i) => i > 0 && gap(xs[i - 1]) > 0 && gap(x) <= 0);
+  // a crossing is a's fall from above b by more than the margin: two like series wobbling
+  // around each other (sizes within 0.1%) cross at every other point, which says nothing
+  const crossAt = xs.find((x, i) => i > 0 && gap(xs[i - 1]) > 0 && gap(x) <= 0 && xs.slice(0, i).some((p) => gap(p) > check.margin));
   const measured = `${check.a} ${first >= 0 ? 'larger' : 'smaller'} by ${pct(Math.abs(first))} at ${check.x} ${xs[0]}, ${last >= 0 ? 'larger' : 'smaller'} by ${pct(Math.abs(last))} at ${check.x} ${xs.at(-1)}${crossAt !== undefined ? `; crosses at ${check.x} ${crossAt}` : ''}`;
   if (Math.abs(first) <= check.margin || Math.abs(last) <= check.margin) return { status: INCONCLUSIVE, measured };
   return { status: first > 0 && last < 0 ? HOLDS : FAILS, measured };
