@@ -101,15 +101,14 @@ async function stopServer(ready) {
 
 /**
  * The size record of a scenario on a server at a size the user named: no prediction (nothing was
- * probed), but which findings that size can decide there, from the descriptor alone.
+ * probed), but which of its findings that size can decide there, from the descriptor alone.
  */
-function namedSizeRecord(scenario, ready, options) {
+function namedSizeRecord(scenario, findings, ready, options) {
   const { sizes } = scenarioPlan(scenario, options.size, options.passes, options.overrides);
   const { passes, ...vars } = sizes;
-  const findings = scenario.scaling ? findingsAt(scenario, scenario.loadPublished().findings || [], ready.kind, vars) : null;
   return {
     type: 'size', scenario: scenario.name, server: ready.server.name, size: options.size, sizes: vars, fraction: fractionOf(scenario, vars),
-    budgetSeconds: null, predictedSeconds: null, model: null, ...(findings && { findings }),
+    budgetSeconds: null, predictedSeconds: null, model: null, findings: findingsAt(scenario, findings, ready.kind, vars),
   };
 }
 
@@ -125,12 +124,13 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
   for (const scenario of scenarios) {
     if (options.isInterrupted?.()) break;
     const passes = passesOf(scenario, options);
+    const findings = scenario.loadPublished().findings || [];
     const records = [];
     const toPlan = [];
     for (const ready of group) {
       const recorded = options.resume?.sizes?.get(`${ready.server.name}|${scenario.name}`);
       if (recorded) sizes.set(`${ready.server.name}|${scenario.name}`, recorded.sizes);
-      else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, ready, options));
+      else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, findings, ready, options));
       else toPlan.push(ready);
     }
     const probed = [];
@@ -148,7 +148,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
     }
     if (probed.length) {
       const plans = planScenario({
-        descriptor: scenario, findings: scenario.loadPublished().findings || [], budgetSeconds: options.budgetSeconds, passes,
+        descriptor: scenario, findings, budgetSeconds: options.budgetSeconds, passes,
         pinned: pinnedSizes(scenario, options.overrides), servers: probed, perServer: Boolean(options.sizePerServer), shell: options.shell,
       });
       for (const plan of plans) records.push({ type: 'size', scenario: scenario.name, size: 'auto', perServer: Boolean(options.sizePerServer), ...plan });
