@@ -178,6 +178,12 @@ function answer(socket, msg, state) {
     state.received.push(received);
   }
   if (state.replicaSet && /^(insert|update|delete)$/i.test(Object.keys(command)[0])) state.clusterTime += 1;
+  // test mode: a write refused once with an error the driver retries a write for
+  if (state.failWrites > 0 && !moreToCome && /^(insert|update|delete)$/i.test(Object.keys(command)[0])) {
+    state.failWrites -= 1;
+    socket.write(opMsgReply(requestId, gossip(socket, RETRYABLE_FAILURE, state)));
+    return;
+  }
   if (isHello(command) && command.topologyVersion !== undefined && command.maxAwaitTimeMS !== undefined) {
     holdHello(socket, requestId, command, (flags & EXHAUST_ALLOWED) !== 0, state);
     return;
@@ -186,6 +192,9 @@ function answer(socket, msg, state) {
   const doc = reply(command, sequences, state);
   if (!moreToCome) socket.write(opMsgReply(requestId, gossip(socket, doc, state)));
 }
+
+/** A write refused with a label that has a driver retry it once (a network error at the server's side). */
+const RETRYABLE_FAILURE = { ok: 0, code: 9001, codeName: 'SocketException', errmsg: 'instant server: refused once, to be retried', errorLabels: ['RetryableWriteError'] };
 
 /** A replica set's reply carries the cluster's time (and the operation's); remembered per connection. */
 function gossip(socket, doc, state) {
@@ -235,6 +244,7 @@ function startInstantServer({ port = 0, record = false, replicaSet = null } = {}
     replicaSet,
     host: null,
     clusterTime: 1,
+    failWrites: 0,
     startedAt: Date.now(),
     stats: { connections: 0, hellos: 0, awaitedHellos: 0 },
     received: record ? [] : null,
@@ -254,6 +264,8 @@ function startInstantServer({ port = 0, record = false, replicaSet = null } = {}
         uri: replicaSet ? `mongodb://127.0.0.1:${actual}/?replicaSet=${replicaSet}` : `mongodb://127.0.0.1:${actual}/`,
         stats: state.stats,
         received: state.received,
+        /** Test mode: the next n acknowledged writes are refused with an error the driver retries. */
+        failWrites: (n) => { state.failWrites = n; },
         close: () => new Promise((done) => {
           for (const s of sockets) s.destroy();
           server.close(() => done());

@@ -201,4 +201,21 @@ describe('what the lean path sends to a replica set\'s primary: txnNumber and $c
     assert.ok(sent.on.some((c) => /^moreToCome \{"insert"/.test(c) && !/txnNumber/.test(c)), 'w:0 inserts as moreToCome, no txnNumber');
     assert.ok(sent.on.some((c) => /^\{"insert".*"txnNumber"/.test(c)), 'w:1 inserts with a txnNumber');
   });
+
+  it('retries a write the driver retries once, with the same lsid and txnNumber, as the driver does', async () => {
+    const sent = {};
+    for (const lean of ['on', 'off']) {
+      server.received.length = 0;
+      server.failWrites(1);
+      const r = await runShell('kit', { uri: server.uri, lean, code: "const c = db.getSiblingDB('classics_retry').w; printjson(c.insertOne({ _id: 1 }))" });
+      assert.equal(r.code, 0, `${lean}: ${r.stderr}`);
+      assert.match(r.stdout, /insertedId: 1/);
+      sent[lean] = server.received.filter((x) => Object.keys(x.command)[0] === 'insert').map(comparable);
+      if (lean === 'on') assert.equal(r.calls.lean.insertOne, 1, JSON.stringify(r.calls));
+    }
+    assert.equal(sent.on.length, 2, sent.on.join('\n'));
+    assert.deepEqual(sent.on, sent.off);
+    assert.equal(sent.on[0], sent.on[1], 'the retry sends the same command');
+    assert.match(sent.on[0], /"txnNumber":\{"\$numberLong":"1"\}/);
+  });
 });
