@@ -275,3 +275,53 @@ describe('mongod 8 started as MongoDB recommends for its allocator (GLIBC_TUNABL
     assert.equal(instance.spawnOpts.env.GLIBC_TUNABLES, RSEQ_OFF);
   });
 });
+
+describe('what a standalone does to a pushed document, in the embedded-comments report', () => {
+  const { topologyNoteFor } = require('../../orchestrator/report/render');
+  const { discoverScenarios } = require('../../orchestrator/scenarios');
+  const { resolveConfig } = require('../../orchestrator/config');
+  const embedded = discoverScenarios(resolveConfig().shellDir).find((s) => s.name === 'embedded-comments');
+
+  it('says on a standalone mongod (any compressor) that its large-blog cells include whole-document journaling; not on a replica set, nor on FerretDB', () => {
+    const standalone = topologyNoteFor(embedded, { spec: 'mongod', product: 'MongoDB', topology: 'standalone' });
+    assert.match(standalone, /journals the whole blog, about 1 MB and 10 MB/);
+    assert.equal(topologyNoteFor(embedded, { spec: 'mongod:zstd', product: 'MongoDB', topology: 'standalone' }), standalone);
+    assert.equal(topologyNoteFor(embedded, { spec: 'mongod-rs', product: 'MongoDB', topology: 'replica set (1 member)' }), '');
+    assert.equal(topologyNoteFor(embedded, { spec: 'ferretdb2', product: 'FerretDB', version: 'v2.7.0', topology: 'standalone' }), '');
+  });
+
+  it('is data the scenario declares (servers.KIND.topologies), which the contract checks', () => {
+    const os = require('node:os');
+    const { scenarioProblems } = require('../../orchestrator/scenarios');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-topologies-'));
+    try {
+      const dir = path.join(root, 'embedded-comments');
+      fs.cpSync(embedded.dir, dir, { recursive: true });
+      assert.deepEqual(scenarioProblems(dir), []);
+      const file = path.join(dir, 'scenario.json');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"standalone": "On a standalone', '"standalon": "On a standalone'));
+      assert.match(scenarioProblems(dir).join('\n'), /servers\.mongod\.topologies\.standalon: not a topology \(standalone, replica set/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the test bed: transparent huge pages and glibc, beside mongod\'s own startup warnings', () => {
+  const os = require('node:os');
+  const { memorySettings, describeTestBed } = require('../../orchestrator/run/test-bed');
+
+  it('reads the setting each sysfs file selects, and null where the files are not there', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-thp-'));
+    try {
+      fs.writeFileSync(path.join(root, 'enabled'), 'always [madvise] never\n');
+      fs.writeFileSync(path.join(root, 'defrag'), 'always defer [defer+madvise] madvise never\n');
+      assert.deepEqual(memorySettings(root).transparentHugePages, { enabled: 'madvise', defrag: 'defer+madvise' });
+      assert.deepEqual(memorySettings(path.join(root, 'none')).transparentHugePages, { enabled: null, defrag: null });
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    const machine = describeTestBed().machine;
+    assert.ok('transparentHugePages' in machine && 'glibc' in machine, JSON.stringify(machine));
+  });
+});
