@@ -36,7 +36,7 @@ function describeRun(run, servers) {
     ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
   ];
   // the topology, and what a write that names no w gets there (w:majority on a replica set)
-  const deployed = servers.filter((s) => s.topology).map((s) => `- ${s.server}: ${s.topology}${s.defaultWriteConcern ? `; a write that names no w gets w:${s.defaultWriteConcern.w}${s.defaultWriteConcern.source ? ` (${s.defaultWriteConcern.source} default)` : ''}, the scripts' own w:0 and w:1 stay as the articles had them` : ''}${s.allocator?.GLIBC_TUNABLES ? `; started with GLIBC_TUNABLES=${s.allocator.GLIBC_TUNABLES}` : ''}`);
+  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${s.server}: ${s.topology}${s.defaultWriteConcern ? `; a write that names no w gets w:${s.defaultWriteConcern.w}${s.defaultWriteConcern.source ? ` (${s.defaultWriteConcern.source} default)` : ''}, the scripts' own w:0 and w:1 stay as the articles had them` : ''}${s.allocator?.GLIBC_TUNABLES ? `; started with GLIBC_TUNABLES=${s.allocator.GLIBC_TUNABLES}` : ''}`);
   if (deployed.length) lines.push('', ...deployed);
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
   const warned = servers.flatMap((s) => (s.warnings || []).map((w) => `- ${s.server} warned at start-up: ${markdownText(w)}`));

@@ -107,7 +107,6 @@ async function describeDeployment(admin, hello, server = {}) {
     if (wc) facts.defaultWriteConcern = wc;
   }
   if (server.allocator) facts.allocator = server.allocator;
-  if (server.notes?.length) facts.notes = server.notes;
   return facts;
 }
 

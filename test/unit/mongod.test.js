@@ -233,6 +233,28 @@ describe('the topology, default write concern and start-up warnings in the serve
     assert.deepEqual(asked, ['getDefaultRWConcern'], 'asked of the replica set only');
   });
 
+  it('puts them in a mongod\'s server record: the topology, the replica set\'s w:majority default, the allocator setting and mongod\'s startup warnings', async () => {
+    const { describeServer } = require('../../orchestrator/servers/start');
+    const warning = { t: { $date: '2026-01-01T00:00:00Z' }, s: 'W', c: 'CONTROL', id: 22120, msg: 'Access control is not enabled for the database', tags: ['startupWarnings'] };
+    const answers = {
+      buildInfo: { version: '8.2.6' },
+      hello: { isWritablePrimary: true, maxWireVersion: 27, setName: 'classics-rs', hosts: ['127.0.0.1:27999'] },
+      serverStatus: { storageEngine: { name: 'wiredTiger' }, ok: 1 },
+      getDefaultRWConcern: { defaultWriteConcern: { w: 'majority', wtimeout: 0 }, defaultWriteConcernSource: 'implicit', ok: 1 },
+      getLog: { log: [JSON.stringify(warning)] },
+    };
+    const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
+    const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36 (2.35 or later) takes rseq for itself unless told not to' };
+    assert.deepEqual(await describeServer(client, { allocator }), {
+      product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger',
+      topology: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' },
+      allocator, warnings: ['Access control is not enabled for the database'],
+    });
+    answers.hello = { isWritablePrimary: true, maxWireVersion: 27 };
+    answers.getLog = { log: [] };
+    assert.deepEqual(await describeServer(client, {}), { product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger', topology: 'standalone' });
+  });
+
   it('writes each of mongod\'s startup warnings as one line with its attributes', () => {
     const line = JSON.stringify({
       t: { $date: '2026-01-01T00:00:00.000+00:00' }, s: 'W', c: 'CONTROL', id: 8640302, ctx: 'initandlisten',
