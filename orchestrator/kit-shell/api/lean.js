@@ -32,8 +32,8 @@
 //
 // What it does not cover goes through the driver, counted with its reason: secondaries, mongos,
 // a direct connection to a replica-set member (the driver then adds $readPreference to every
-// command), a replica set with no primary known, a client with compression, a server API version, auto-encryption, timeouts or command
-// monitoring; sessions and transactions the script starts, options beyond writeConcern, upsert
+// command), a replica set with no primary known, a client with compression, a server API
+// version, auto-encryption, timeouts or command monitoring; sessions and transactions the script starts, options beyond writeConcern, upsert
 // and a projection, explain, bulk operations (insertMany, the deprecated insert, bulkWrite),
 // cursors; and a call that meets an error the driver
 // retries (a network error on a read, an overload error, reauthentication), which the driver
@@ -154,7 +154,8 @@ class LeanChannel {
     }
     if (topologyType !== 'ReplicaSetWithPrimary') return `the topology is ${topologyType}`;
     // the primary, as the driver selects it for a write or a primary read
-    const primary = [...topology.s.servers.values()].find((server) => server.description.type === 'RSPrimary');
+    let primary = null;
+    for (const server of topology.s.servers.values()) if (server.description.type === 'RSPrimary') primary = server;
     if (!primary) return 'the replica set has no primary known';
     if (this.server !== primary) {
       if (this.connection && !this.pending.length) this.release();
@@ -279,9 +280,12 @@ class Exchange {
         command.txnNumber = BSON.Long.fromNumber(this.serverSession.txnNumber);
       }
     }
-    // prepareCommand: the $clusterTime last received on this connection (a retry's connection's own)
-    delete command.$clusterTime;
-    delete command.$db;
+    // prepareCommand: the $clusterTime last received on this connection (a retry's connection's
+    // own: only a retry's command has them already, and a delete would slow every other call)
+    if (this.firstError !== null) {
+      delete command.$clusterTime;
+      delete command.$db;
+    }
     if (connection.clusterTime) command.$clusterTime = connection.clusterTime;
     command.$db = this.setting.db;
     let bytes;
