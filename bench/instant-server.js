@@ -21,6 +21,12 @@
 // it received, document sequences folded back into the body, for tests that compare what two
 // clients send.
 //
+// As a replica set's primary (`replicaSet: NAME`, test mode only): its hello names the set and
+// itself as its one member and primary, and every reply carries $clusterTime (advanced by each
+// write) and operationTime, as a replica set's do; each command received is recorded with where
+// its $clusterTime came from (`clusterTimeSent`: the last this connection was sent, an older one,
+// none), so two clients' gossip can be compared without comparing the times themselves.
+//
 // usage: node bench/instant-server.js [port]   (prints its URI on stdout; 0 picks a free port)
 const net = require('node:net');
 const { BSON } = require('bson');
@@ -36,9 +42,14 @@ const ZERO = BSON.Long.fromNumber(0);
 const PROCESS_ID = new BSON.ObjectId();
 let connectionCount = 0;
 
-function hello() {
+const ELECTION_ID = new BSON.ObjectId('7fffffff0000000000000001');
+
+function hello(state) {
+  const set = state?.replicaSet ? {
+    setName: state.replicaSet, setVersion: 1, electionId: ELECTION_ID, hosts: [state.host], primary: state.host, me: state.host, secondary: false,
+  } : {};
   return {
-    helloOk: true, ismaster: true, isWritablePrimary: true,
+    helloOk: true, ismaster: true, isWritablePrimary: true, ...set,
     topologyVersion: { processId: PROCESS_ID, counter: ZERO },
     maxBsonObjectSize: 16 * 1024 * 1024, maxMessageSizeBytes: 48000000, maxWriteBatchSize: 100000,
     localTime: new Date(), logicalSessionTimeoutMinutes: 30, connectionId: ++connectionCount,
@@ -55,7 +66,7 @@ function reply(command, sequences, state) {
   const name = Object.keys(command)[0];
   const ns = `${command.$db}.${command[name]}`;
   switch (name.toLowerCase()) {
-    case 'hello': case 'ismaster': return hello();
+    case 'hello': case 'ismaster': return hello(state);
     case 'instantserverstats': return { ...state.stats, sinceMs: Date.now() - state.startedAt, ok: 1 };
     case 'buildinfo': return { version: '8.0.0', versionArray: [8, 0, 0, 0], ok: 1 };
     case 'insert': return { n: (command.documents || sequences.documents || []).length, ok: 1 };
@@ -121,7 +132,7 @@ function holdHello(socket, requestId, command, exhaust, state) {
     if (socket.destroyed) return;
     state.stats.hellos++;
     state.stats.awaitedHellos++;
-    socket.write(opMsgReply(requestId, hello(), exhaust ? MORE_TO_COME : 0));
+    socket.write(opMsgReply(requestId, gossip(socket, hello(state), state), exhaust ? MORE_TO_COME : 0));
     if (exhaust) socket.timers.add(setTimeout(streamed, wait));
   };
   socket.timers.add(setTimeout(streamed, wait));
@@ -137,7 +148,7 @@ function answer(socket, msg, state) {
     const command = query.$query || query;
     if (state.received) state.received.push({ opCode, moreToCome: false, command });
     if (isHello(command)) state.stats.hellos++;
-    socket.write(opReply(requestId, reply(command, {}, state)));
+    socket.write(opReply(requestId, gossip(socket, reply(command, {}, state), state)));
     return;
   }
   if (opCode !== OP_MSG) return;
@@ -161,17 +172,51 @@ function answer(socket, msg, state) {
     }
   }
   const moreToCome = (flags & MORE_TO_COME) !== 0;
-  if (state.received) state.received.push({ opCode, moreToCome, command: { ...command, ...sequences } });
+  if (state.received) {
+    const received = { opCode, moreToCome, command: { ...command, ...sequences } };
+    if (state.replicaSet) received.clusterTimeSent = clusterTimeSource(socket, command.$clusterTime);
+    state.received.push(received);
+  }
+  if (state.replicaSet && /^(insert|update|delete)$/i.test(Object.keys(command)[0])) state.clusterTime += 1;
+  // test mode: a write refused once with an error the driver retries a write for
+  if (state.failWrites > 0 && !moreToCome && /^(insert|update|delete)$/i.test(Object.keys(command)[0])) {
+    state.failWrites -= 1;
+    socket.write(opMsgReply(requestId, gossip(socket, RETRYABLE_FAILURE, state)));
+    return;
+  }
   if (isHello(command) && command.topologyVersion !== undefined && command.maxAwaitTimeMS !== undefined) {
     holdHello(socket, requestId, command, (flags & EXHAUST_ALLOWED) !== 0, state);
     return;
   }
   if (isHello(command)) state.stats.hellos++;
   const doc = reply(command, sequences, state);
-  if (!moreToCome) socket.write(opMsgReply(requestId, doc));
+  if (!moreToCome) socket.write(opMsgReply(requestId, gossip(socket, doc, state)));
+}
+
+/** A write refused with a label that has a driver retry it once (a network error at the server's side). */
+const RETRYABLE_FAILURE = { ok: 0, code: 9001, codeName: 'SocketException', errmsg: 'instant server: refused once, to be retried', errorLabels: ['RetryableWriteError'] };
+
+/** A replica set's reply carries the cluster's time (and the operation's); remembered per connection. */
+function gossip(socket, doc, state) {
+  if (!state.replicaSet) return doc;
+  const time = BSON.Timestamp.fromBits(state.clusterTime, Math.floor(state.startedAt / 1000));
+  const $clusterTime = { clusterTime: time, signature: { hash: new BSON.Binary(Buffer.alloc(20)), keyId: BSON.Long.fromNumber(0) } };
+  socket.clusterTimes.push(state.clusterTime);
+  return { ...doc, $clusterTime, operationTime: time };
+}
+
+/** Where a command's $clusterTime came from: the last this connection was sent, an older one, another, or none. */
+function clusterTimeSource(socket, sent) {
+  if (!sent) return 'none';
+  const increment = sent.clusterTime?.getLowBits?.();
+  const times = socket.clusterTimes;
+  if (times.length && increment === times[times.length - 1]) return 'the last on this connection';
+  if (times.includes(increment)) return 'an older one of this connection';
+  return 'one this connection was not sent';
 }
 
 function onConnection(socket, state) {
+  socket.clusterTimes = [];
   socket.setNoDelay(true);
   socket.timers = new Set();
   state.stats.connections++;
@@ -193,9 +238,13 @@ function onConnection(socket, state) {
  * Starts listening on 127.0.0.1; resolves to { uri, port, stats, received, close() }. With
  * record (test mode), `received` lists every command it got: { opCode, moreToCome, command }.
  */
-function startInstantServer({ port = 0, record = false } = {}) {
+function startInstantServer({ port = 0, record = false, replicaSet = null } = {}) {
   const sockets = new Set();
   const state = {
+    replicaSet,
+    host: null,
+    clusterTime: 1,
+    failWrites: 0,
     startedAt: Date.now(),
     stats: { connections: 0, hellos: 0, awaitedHellos: 0 },
     received: record ? [] : null,
@@ -209,11 +258,14 @@ function startInstantServer({ port = 0, record = false } = {}) {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const actual = server.address().port;
+      state.host = `127.0.0.1:${actual}`;
       resolve({
         port: actual,
-        uri: `mongodb://127.0.0.1:${actual}/`,
+        uri: replicaSet ? `mongodb://127.0.0.1:${actual}/?replicaSet=${replicaSet}` : `mongodb://127.0.0.1:${actual}/`,
         stats: state.stats,
         received: state.received,
+        /** Test mode: the next n acknowledged writes are refused with an error the driver retries. */
+        failWrites: (n) => { state.failWrites = n; },
         close: () => new Promise((done) => {
           for (const s of sockets) s.destroy();
           server.close(() => done());

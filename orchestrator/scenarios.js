@@ -15,6 +15,8 @@ const SIZE_CHOICES = ['auto', ...SIZE_NAMES];
 const REPEATS = ['once', 'passes'];
 const CHART_TYPES = ['line', 'bar'];
 const SERVER_KINDS = ['ferretdb', 'ferretdb-pg', 'ferretdb2', 'mongod', 'mongod:none', 'mongod:snappy', 'mongod:zstd', 'mongod:zlib'];
+/** The topologies a server record names (servers/deployment.js topologyOf), as a scenario's notes key them. */
+const TOPOLOGY_KEYS = ['standalone', 'replica set (1 member)', 'replica set'];
 /** The header every script and baseline module starts with (genny requires Description, Owner, Keywords). */
 const HEADER_FIELDS = ['Article:', 'Measures:', 'Faithful:', 'Changes:', 'Writes:', 'Sizes:'];
 const HEADER_LINES = 80;
@@ -75,6 +77,11 @@ function descriptorProblems(descriptor, dir) {
   for (const [kind, entry] of Object.entries(descriptor.servers || {})) {
     need(SERVER_KINDS.includes(kind), `servers.${kind}: not a server kind (${SERVER_KINDS.join(', ')})`);
     for (const [id, why] of Object.entries(entry?.cannotTest || {})) need(typeof why === 'string' && why.length > 0, `servers.${kind}.cannotTest.${id}: give the reason`);
+    // what the report says under a server of this kind with this topology (server records' topology)
+    for (const [topology, note] of Object.entries(entry?.topologies || {})) {
+      need(TOPOLOGY_KEYS.includes(topology), `servers.${kind}.topologies.${topology}: not a topology (${TOPOLOGY_KEYS.join(', ')})`);
+      need(typeof note === 'string' && note.length > 0, `servers.${kind}.topologies.${topology}: give the note`);
+    }
   }
   return problems;
 }

@@ -28,13 +28,16 @@ function describeRun(run, servers) {
   const lines = [
     `Started ${run.startedAt}; ${runSizeText(run.params)}; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
     `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ` (the unchanged scripts with mongosh's semantics${{ on: ', the single-document writes and reads on its lean path', off: ', its lean path off: every call through the driver' }[run.params.lean] ?? ''}; \`--shell mongosh\` runs them in mongosh)` : ''}.`,
-    `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}.`,
+    `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}${m.glibc ? `, glibc ${m.glibc}` : ''}${m.transparentHugePages?.enabled ? `; transparent huge pages ${m.transparentHugePages.enabled} (defrag ${m.transparentHugePages.defrag ?? '–'})` : ''}.`,
     `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
     '| server | what | version | storage | started by the kit |',
     '|---|---|---|---|---|',
     ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
   ];
+  // the topology, and what a write that names no w gets there (w:majority on a replica set)
+  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${s.server}: ${s.topology}${s.defaultWriteConcern ? `; a write that names no w gets w:${s.defaultWriteConcern.w}${s.defaultWriteConcern.source ? ` (${s.defaultWriteConcern.source} default)` : ''}, the scripts' own w:0 and w:1 stay as the articles had them` : ''}${s.allocator?.GLIBC_TUNABLES ? `; started with GLIBC_TUNABLES=${s.allocator.GLIBC_TUNABLES}` : ''}`);
+  if (deployed.length) lines.push('', ...deployed);
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
   const warned = servers.flatMap((s) => (s.warnings || []).map((w) => `- ${s.server} warned at start-up: ${markdownText(w)}`));
   if (warned.length) lines.push('', ...warned);
@@ -139,6 +142,18 @@ function declaredLimits(scenario, server, published) {
   return `What this scenario cannot test on ${kind}, as it declares:\n${cannot.map(([id, why]) => `- ${claim(id)}: ${why}`).join('\n')}`;
 }
 
+/**
+ * What the scenario says about its numbers on this kind of server in this topology (its
+ * descriptor's servers.KIND.topologies, KIND without a compressor where it names none of its own).
+ */
+function topologyNoteFor(scenario, server) {
+  const kind = serverKind(server);
+  const entry = scenario.servers?.[kind]?.topologies ? scenario.servers[kind] : scenario.servers?.[String(kind).split(':')[0]];
+  const topologies = entry?.topologies || {};
+  const note = topologies[server.topology] ?? topologies[String(server.topology || '').replace(/ \(.*\)$/, '')];
+  return note || '';
+}
+
 function chartSubtitle(chart, sizeLabel, sameScale) {
   const marked = chart.type === 'bar' ? 'hatched' : 'dashed';
   return sameScale ? `measured (solid) and article (${marked})` : `measured at ${sizeLabel} (solid, left axis); article at its own size (${marked}, right axis)`;
@@ -200,6 +215,8 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
     parts.push(`### ${server}: ${s.product} ${s.version}${s.engine ? ` on ${s.engine}` : ''}`);
     const declared = declaredLimits(scenario, s, published);
     if (declared) parts.push(declared);
+    const topologyNote = topologyNoteFor(scenario, s);
+    if (topologyNote) parts.push(topologyNote);
     const notes = notesFor(scenario, rs);
     if (notes) parts.push(notes);
     const once = onceStepTable(scenario, rs);
@@ -272,4 +289,4 @@ async function renderRunReport(runDir, scenarios) {
   return { files: ['summary.md', html, ...files], problems, failures: failures.length };
 }
 
-module.exports = { renderRunReport, estimatedNote };
+module.exports = { renderRunReport, estimatedNote, topologyNoteFor };

@@ -15,7 +15,7 @@ function recordsOf(records, { scenario, server }) {
 
 /**
  * The kind of server a server record describes, as scenario descriptors name kinds (ferretdb,
- * ferretdb-pg, ferretdb2, mongod, mongod:zstd...): FerretDB whatever the spec (a mongod spec whose
+ * ferretdb-pg, ferretdb2, mongod, mongod:zstd...; mongod-rs:zstd is mongod:zstd): FerretDB whatever the spec (a mongod spec whose
  * binary serves FerretDB, as the kit's test stand-in does, is FerretDB), 2.x being ferretdb2 (it
  * runs only on DocumentDB); else from the spec where it names one, else (embedded, or a user's
  * server) from what the server said it is.
@@ -25,7 +25,8 @@ function serverKind(server) {
     if (Number(/\d+/.exec(server.version || '')?.[0]) >= 2) return 'ferretdb2';
     return /postgres/i.test(server.engine || '') ? 'ferretdb-pg' : 'ferretdb';
   }
-  const spec = String(server.spec || '').replace(/@[^:]*/, '');
+  // mongod-rs (a replica set of one member) is a mongod: its topology is recorded apart (topology)
+  const spec = String(server.spec || '').replace(/@[^:]*/, '').replace(/^mongod-rs\b/, 'mongod');
   if (/^(ferretdb|ferretdb-pg|mongod)(:\w+)?$/.test(spec)) return spec;
   if (server.product === 'MongoDB') return 'mongod';
   return null;

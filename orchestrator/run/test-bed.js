@@ -1,8 +1,10 @@
 'use strict';
 // What a result set was measured on, stored with it.
+const fs = require('node:fs');
 const os = require('node:os');
 const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../config');
+const { runtimeGlibc } = require('../servers/deployment');
 
 function gitCommit() {
   try {
@@ -14,6 +16,28 @@ function gitCommit() {
   }
 }
 
+/** The setting a sysfs choice file selects ("always [madvise] never" → "madvise"), or null where there is none. */
+function sysfsChoice(file) {
+  try {
+    const text = fs.readFileSync(file, 'utf8').trim();
+    return /\[([^\]]+)\]/.exec(text)?.[1] ?? (text || null);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Transparent huge pages, which mongod warns about at start-up (8.0 and later, with
+ * tcmalloc-google, want enabled=always and defrag=defer+madvise; 7.0 and earlier, never), and
+ * the glibc mongod runs on (2.35 and later take rseq, for which the kit sets GLIBC_TUNABLES).
+ */
+function memorySettings(root = '/sys/kernel/mm/transparent_hugepage') {
+  return {
+    transparentHugePages: { enabled: sysfsChoice(`${root}/enabled`), defrag: sysfsChoice(`${root}/defrag`) },
+    glibc: runtimeGlibc(),
+  };
+}
+
 function describeTestBed({ shell = 'mongosh' } = {}) {
   const cpus = os.cpus();
   return {
@@ -23,6 +47,7 @@ function describeTestBed({ shell = 'mongosh' } = {}) {
       cores: cpus.length,
       memoryBytes: os.totalmem(),
       platform: `${os.type()} ${os.release()} ${os.arch()}`,
+      ...memorySettings(),
     },
     node: process.version,
     shell,
@@ -31,4 +56,4 @@ function describeTestBed({ shell = 'mongosh' } = {}) {
   };
 }
 
-module.exports = { describeTestBed };
+module.exports = { describeTestBed, memorySettings, sysfsChoice };

@@ -21,6 +21,8 @@ const { createProgress } = require('../run/progress');
 const { VARIABLES } = require('../config');
 const { freePort } = require('./net');
 const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = require('./versions');
+const { allocatorEnvironment, runtimeGlibc } = require('./deployment');
+const { startReplicaSet, REPLICA_SET_NAME } = require('./replica-set');
 
 /** The variable that sets a download's budget, named in the line that says it ran out. */
 const DOWNLOAD_BUDGET = VARIABLES.find((v) => v.key === 'mongodDownloadTimeoutMs').name;
@@ -251,15 +253,22 @@ function openLog(file) {
   };
 }
 
+/** What a topology's description says after the version: nothing for a standalone. */
+const TOPOLOGY_TEXT = { standalone: '', replicaSet: ', a replica set of one member' };
+
 /**
- * Starts a mongod and checks what answers. Resolves to { uri, description, version, started, stop }.
+ * Starts a mongod and checks what answers. Resolves to { uri, description, version, started, stop,
+ * topology, allocator }. With topology 'replicaSet' (mongod-rs) it is a replica set of one member,
+ * as production servers are: started with --replSet, initiated and waited for until it is primary
+ * (servers/replica-set.js), its URI naming the set (replicaSet=).
  * Getting the binary and starting it have a budget each: a download that ends near its own
  * deadline still leaves mongod its whole CLASSICS_MONGOD_START_TIMEOUT_MS.
  * @param name      the server's name, for its log file (<logDir>/<name>-mongod.log)
  * @param keepDir   a folder for its data that outlives the run (--keep-data), reused by --resume
  * @param progress  the kit's progress display (run/progress.js), where a download shows
  */
-async function startMongod({ version = null, compressor = null, config, logDir = null, name = 'mongod', keepDir = null, progress = createProgress() }) {
+async function startMongod({ version = null, compressor = null, topology = 'standalone', config, logDir = null, name = 'mongod', keepDir = null, progress = createProgress() }) {
+  const replicaSet = topology === 'replicaSet';
   const { MongoInstance, errors } = require('mongodb-memory-server-core');
   const warnings = [];
   const systemBinary = config.mongodSystemBinary;
@@ -290,12 +299,17 @@ async function startMongod({ version = null, compressor = null, config, logDir =
   const port = await freePort();
   // the start's own budget, whatever the download took
   const launchTimeout = config.mongodStartTimeoutMs;
+  const startedAt = Date.now();
+  // mongod 8 on glibc 2.35+: GLIBC_TUNABLES=glibc.pthread.rseq=0, in mongod's environment alone
+  const allocator = allocatorEnvironment({ glibc: runtimeGlibc(), mongodVersion: actual });
+  debug('%s: allocator: %s (%s)', name, allocator.tunables || 'environment unchanged', allocator.why);
   const instance = new MongoInstance({
     instance: {
       port,
       ip: '127.0.0.1',
       dbPath,
       storageEngine: 'wiredTiger',
+      ...(replicaSet ? { replSet: REPLICA_SET_NAME } : {}),
       // only collections created after start get it: a resumed dbPath keeps what its collections had
       args: compressor ? ['--wiredTigerCollectionBlockCompressor', compressor] : [],
       launchTimeout,
@@ -304,6 +318,8 @@ async function startMongod({ version = null, compressor = null, config, logDir =
     // again, which for a systemBinary only checks the path; a second lookup would judge a
     // downloaded file again, DryMongoBinary.locateBinary)
     binary: { ...binaryOpts, systemBinary: bin },
+    // MongoInstance spawns mongod with these options (spawn's env), nothing else of the kit's changes
+    spawn: allocator.env ? { env: allocator.env } : {},
   });
   checkLineByLine(instance, MongoInstance, errors.StdoutInstanceError);
   instance.on('instanceSTDOUT', (text) => log.write(text));
@@ -342,7 +358,7 @@ async function startMongod({ version = null, compressor = null, config, logDir =
     debug('start: %s; warnings: %o', err.message, warnings);
     await fail(reasonOf(err, version));
   }
-  const uri = `mongodb://127.0.0.1:${port}/`;
+  let uri = `mongodb://127.0.0.1:${port}/`;
 
   // 3. What answers: the version it runs, and whether it is a mongod at all.
   let build;
@@ -359,6 +375,17 @@ async function startMongod({ version = null, compressor = null, config, logDir =
   if (!ferretdb && version && build.version !== version) {
     await fail(versionMismatch(version, build.version, `the server ${bin} started`));
   }
+  // 4. A replica set: initiated, and primary, within what is left of the start's budget
+  if (replicaSet) {
+    try {
+      uri = await startReplicaSet({
+        uri, host: `127.0.0.1:${port}`, config, budgetMs: Math.max(5000, launchTimeout - (Date.now() - startedAt)),
+        what: ferretdb ? `FerretDB ${ferretdb} behind ${bin} (not a mongod)` : `mongod ${build.version}`,
+      });
+    } catch (err) {
+      await fail(err.message);
+    }
+  }
   unregister();
   const compression = compressor ? ` with ${compressor} block compression` : '';
   return {
@@ -366,10 +393,12 @@ async function startMongod({ version = null, compressor = null, config, logDir =
     // never mongod's name on what is not a mongod (the kit's test stand-in serves FerretDB)
     description: ferretdb
       ? `FerretDB ${ferretdb} behind ${bin}, which says it is mongod ${actual} but is not a mongod`
-      : `mongod ${build.version}${compression}`,
+      : `mongod ${build.version}${TOPOLOGY_TEXT[topology] ?? ''}${compression}`,
     version: ferretdb ? null : build.version,
     started: true,
     logFile,
+    // what the kit set in mongod's environment for its allocator, for the server record
+    allocator: allocator.tunables ? { GLIBC_TUNABLES: allocator.tunables, why: allocator.why } : { GLIBC_TUNABLES: null, why: allocator.why },
     stop,
   };
 }

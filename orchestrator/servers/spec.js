@@ -57,7 +57,16 @@ function resolveUriFiles(name, uri, cwd) {
   return `${uri.slice(0, q)}?${pairs.join('&')}`;
 }
 
-const ACCEPTED = 'embedded, mongod, mongod@VERSION, mongod:zstd, ferretdb, ferretdb-pg, ferretdb2, or NAME=mongodb://HOST...';
+const ACCEPTED = 'embedded, mongod, mongod@VERSION, mongod:zstd, mongod-rs (and mongod-rs@VERSION, mongod-rs:zstd), ferretdb, ferretdb-pg, ferretdb2, or NAME=mongodb://HOST...';
+
+/**
+ * The topologies a kit-started mongod can have: a standalone (`mongod`), or a replica set of one
+ * member (`mongod-rs`), today's production shape. They differ in more than the URI: a standalone
+ * journals every table (WiredTiger's useTableLogging), so the record store rewrites a changed
+ * document whole, where a replica-set member writes a diff; and a replica set's default write
+ * concern (5.0 and later) is w:majority.
+ */
+const TOPOLOGIES = { mongod: 'standalone', 'mongod-rs': 'replicaSet' };
 
 /** @param cwd the folder relative file paths in a URI are read from: the user's */
 function parseServerSpec(text, { cwd = process.cwd() } = {}) {
@@ -67,10 +76,11 @@ function parseServerSpec(text, { cwd = process.cwd() } = {}) {
   if (spec === 'ferretdb-pg') return { kind: 'ferretdb', backend: 'postgresql', name: 'ferretdb-pg', spec };
   if (spec === 'ferretdb2') return { kind: 'ferretdb2', name: 'ferretdb2', spec };
   // mongod:zstd creates collections with the zstd block compressor, today's stand-in for TokuMX
-  const mongod = /^mongod(?:@(\d+\.\d+\.\d+(?:-[\w.]+)?))?(?::(zstd|snappy|zlib|none))?$/.exec(spec);
+  const mongod = /^(mongod(?:-rs)?)(?:@(\d+\.\d+\.\d+(?:-[\w.]+)?))?(?::(zstd|snappy|zlib|none))?$/.exec(spec);
   if (mongod) {
-    if (mongod[1] && isBelowFloor(mongod[1])) throw new UsageError(`server spec '${spec}' asks for MongoDB ${mongod[1]}: ${NEEDS}`);
-    return { kind: 'mongod', version: mongod[1] || null, compressor: mongod[2] || null, name: spec, spec };
+    const [, base, version, compressor] = mongod;
+    if (version && isBelowFloor(version)) throw new UsageError(`server spec '${spec}' asks for MongoDB ${version}: ${NEEDS}`);
+    return { kind: 'mongod', topology: TOPOLOGIES[base], version: version || null, compressor: compressor || null, name: spec, spec };
   }
   const named = /^([A-Za-z0-9_.-]+)=(.*)$/s.exec(spec);
   if (named) {
@@ -106,4 +116,4 @@ function redactUri(uri) {
   return String(uri).replace(/^(mongodb(?:\+srv)?:\/\/[^:/@]*):[^@/]*@/, '$1:****@');
 }
 
-module.exports = { parseServerSpec, parseServerSpecs, redactUri, ACCEPTED };
+module.exports = { parseServerSpec, parseServerSpecs, redactUri, ACCEPTED, TOPOLOGIES };

@@ -9,6 +9,7 @@ const { findPostgresBinDir } = require('./postgres');
 const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
 const { compatibilityLine } = require('./versions');
+const { describeDeployment, mongodStartupWarnings } = require('./deployment');
 
 function hasPostgres(config) {
   try { findPostgresBinDir(config.postgresBinDir); return true; } catch { return false; }
@@ -68,7 +69,7 @@ async function startServer(spec, ctx) {
   let server;
   switch (spec.kind) {
     case 'embedded': server = await startEmbedded(ctx); break;
-    case 'mongod': server = await startMongod({ ...ctx, version: spec.version, compressor: spec.compressor, name: spec.name }); break;
+    case 'mongod': server = await startMongod({ ...ctx, version: spec.version, compressor: spec.compressor, topology: spec.topology, name: spec.name }); break;
     case 'ferretdb': server = await startFerretDB({ ...ctx, backend: spec.backend, name: spec.name }); break;
     case 'ferretdb2': server = await startFerretDB2({ ...ctx, name: spec.name }); break;
     case 'uri': server = { uri: spec.uri, description: redactUri(spec.uri), started: false, stop: async () => {} }; break;
@@ -129,6 +130,12 @@ async function ferretdbStartup(admin) {
   return { ...(powered ? { backendVersion: powered[1] } : {}), ...(warnings.length ? { warnings } : {}) };
 }
 
+/** What mongod warned of at start-up, as FerretDB's warnings are kept: { warnings }, or nothing. */
+async function mongodWarnings(admin) {
+  const warnings = await mongodStartupWarnings(admin);
+  return warnings.length ? { warnings } : {};
+}
+
 /**
  * The server's handshake answer: `hello` (MongoDB 4.4.2 and later, FerretDB), else the legacy
  * `isMaster` every server the driver takes still answers. Its maxWireVersion is the protocol
@@ -161,7 +168,9 @@ async function describeServer(client, server) {
     // a number (MongoDB 8.2: 27), not the version string
     wireVersion: Number.isInteger(hello.maxWireVersion) ? hello.maxWireVersion : null,
     engine: engine || server.backend || null,
-    ...(ferretdb ? await ferretdbStartup(admin) : {}),
+    // the topology (standalone, replica set), the default write concern, the allocator setting
+    ...await describeDeployment(admin, hello, server),
+    ...(ferretdb ? await ferretdbStartup(admin) : await mongodWarnings(admin)),
   };
 }
 

@@ -38,7 +38,7 @@ function notMongodReason(bin) {
 
 /** Why a server kind cannot run on this machine, or null when it can. */
 function unavailableReason(kindGiven) {
-  // mongod:zstd, mongod:none ... need what mongod needs
+  // mongod:zstd, mongod:none, mongod-rs ... need what mongod needs
   const kind = kindGiven.split(':')[0];
   if (kind === 'ferretdb' || kind === 'ferretdb-pg') {
     if (!fs.existsSync(config.ferretdbBin)) return `FerretDB is not built at ${config.ferretdbBin} (run npm run setup)`;
@@ -50,7 +50,7 @@ function unavailableReason(kindGiven) {
   if (kind === 'ferretdb-pg') {
     try { findPostgresBinDir(config.postgresBinDir); } catch (err) { return err.message; }
   }
-  if (kind === 'mongod' || kind.startsWith('mongod:') || kind.startsWith('mongod@')) {
+  if (/^mongod(-rs)?(@|$)/.test(kind)) {
     const why = notMongodReason(process.env.MONGOMS_SYSTEM_BINARY);
     if (why) return why;
   }

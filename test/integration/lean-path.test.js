@@ -7,7 +7,10 @@
 //    shell with the lean path on and with `--lean off` (every call through the driver) must send
 //    the same documents in the same order, field by field and in the driver's field order, apart
 //    from lsid values and $clusterTime: the calibration script, and a scenario step with w:0 and
-//    w:1 writes and driver-made _ids (embedded-comments' bench.js at smoke size).
+//    w:1 writes and driver-made _ids (embedded-comments' bench.js at smoke size);
+//  - the same on the instant server as a replica set's primary, where the driver adds a
+//    retryable write's txnNumber and gossips $clusterTime: the lean path must send the same
+//    txnNumbers and the $clusterTime from the same reply (the server records which it was).
 // (The probe of results and errors under both paths is in kit-shell.test.js; every scenario's
 // measurements under both paths, in the scenario suites: test/helpers/scenario-suite.js.)
 const assert = require('node:assert/strict');
@@ -104,7 +107,7 @@ describe('the instant server, the bench\'s instrument', function () {
  * $clusterTime out, every ObjectId and every 24-hex-digit run in a string alike (a collection
  * named after a fresh ObjectId).
  */
-function comparable({ command, moreToCome }) {
+function comparable({ command, moreToCome, clusterTimeSent }) {
   const canonical = EJSON.serialize(command, { relaxed: false });
   const normal = JSON.parse(JSON.stringify(canonical, (key, value) => {
     if (key === '$clusterTime') return undefined;
@@ -114,7 +117,40 @@ function comparable({ command, moreToCome }) {
     if (typeof value === 'string') return value.replace(/[0-9a-f]{24}/g, 'HEX');
     return value;
   }));
-  return `${moreToCome ? 'moreToCome ' : ''}${JSON.stringify(normal)}`;
+  return `${moreToCome ? 'moreToCome ' : ''}${JSON.stringify(normal)}${clusterTimeSent ? ` $clusterTime: ${clusterTimeSent}` : ''}`;
+}
+
+/** The commands (no hellos) a script sends in the kit's shell with lean on and off (and which path took their calls). */
+async function capture(server, file, vars) {
+  const sent = {};
+  for (const lean of ['on', 'off']) {
+    server.received.length = 0;
+    const r = await runShell('kit', { uri: server.uri, file, vars, lean });
+    assert.equal(r.code, 0, `${lean}: ${r.stderr}`);
+    sent[lean] = server.received.filter((x) => !isHello(x.command)).map(comparable);
+    sent.calls = { ...sent.calls, [lean]: r.calls };
+  }
+  // the two runs took the two paths
+  const total = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
+  assert.ok(total(sent.calls.on.lean) > 0 && total(sent.calls.off.lean) === 0, JSON.stringify(sent.calls));
+  assert.ok(Object.values(sent.calls.off.why).every((reasons) => Object.keys(reasons).every((r) => r === 'the lean path is off' || /a cursor|a bulk write/.test(r))), JSON.stringify(sent.calls.off.why));
+  return sent;
+}
+
+function assertSame(sent) {
+  assert.ok(sent.on.length > 10, `the script sent ${sent.on.length} commands`);
+  for (let i = 0; i < Math.max(sent.on.length, sent.off.length); i++) {
+    assert.equal(sent.on[i], sent.off[i], `command ${i + 1} of ${sent.off.length}`);
+  }
+}
+
+/** embedded-comments' step at smoke size: w:0 and w:1 writes, and _ids the driver makes. */
+function embeddedStep() {
+  const scenario = discoverScenarios(resolveConfig().shellDir).find((s) => s.name === 'embedded-comments');
+  const plan = scenarioPlan(scenario, 'smoke');
+  const [step] = plan.steps;
+  const vars = { ...step.vars, TOTAL: 20, DB_NAME: scenario.database, PASS: 1, PROGRESS: false, SEED: 1, SERVER_OWNED_BY_KIT: false };
+  return { file: scenario.scriptPath(step), vars };
 }
 
 describe('what the lean path sends: command documents captured on the instant server (test mode), lean beside --lean off', function () {
@@ -123,32 +159,8 @@ describe('what the lean path sends: command documents captured on the instant se
   before(async () => { server = await startInstantServer({ record: true }); });
   after(async () => { if (server) await server.close(); });
 
-  /** The commands (no hellos) the script sends in the kit's shell with lean on and off (and which path took their calls). */
-  async function capture(file, vars) {
-    const sent = {};
-    for (const lean of ['on', 'off']) {
-      server.received.length = 0;
-      const r = await runShell('kit', { uri: server.uri, file, vars, lean });
-      assert.equal(r.code, 0, `${lean}: ${r.stderr}`);
-      sent[lean] = server.received.filter((x) => !isHello(x.command)).map(comparable);
-      sent.calls = { ...sent.calls, [lean]: r.calls };
-    }
-    // the two runs took the two paths
-    const total = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
-    assert.ok(total(sent.calls.on.lean) > 0 && total(sent.calls.off.lean) === 0, JSON.stringify(sent.calls));
-    assert.ok(Object.values(sent.calls.off.why).every((reasons) => Object.keys(reasons).every((r) => r === 'the lean path is off' || /a cursor|a bulk write/.test(r))), JSON.stringify(sent.calls.off.why));
-    return sent;
-  }
-
-  function assertSame(sent) {
-    assert.ok(sent.on.length > 10, `the script sent ${sent.on.length} commands`);
-    for (let i = 0; i < Math.max(sent.on.length, sent.off.length); i++) {
-      assert.equal(sent.on[i], sent.off[i], `command ${i + 1} of ${sent.off.length}`);
-    }
-  }
-
   it('sends the driver\'s documents for the calibration script', async () => {
-    const sent = await capture(CALIBRATION, { OPS: 5, WARMUP: 3 });
+    const sent = await capture(server, CALIBRATION, { OPS: 5, WARMUP: 3 });
     assertSame(sent);
     const kinds = new Set(sent.on.map((c) => Object.keys(JSON.parse(c.replace(/^moreToCome /, '')))[0]));
     for (const kind of ['insert', 'find', 'update', 'delete']) assert.ok(kinds.has(kind), kind);
@@ -158,14 +170,52 @@ describe('what the lean path sends: command documents captured on the instant se
   it('sends the driver\'s documents for a scenario step with w:0 and w:1 writes and driver-made _ids (embedded-comments at smoke size)', async () => {
     // an article's step whose writes go w:0 (its probe of the server's w:0 handling), w:1, and
     // without _id, so that the driver makes one
-    const scenario = discoverScenarios(resolveConfig().shellDir).find((s) => s.name === 'embedded-comments');
-    const plan = scenarioPlan(scenario, 'smoke');
-    const [step] = plan.steps;
-    const vars = { ...step.vars, TOTAL: 20, DB_NAME: scenario.database, PASS: 1, PROGRESS: false, SEED: 1, SERVER_OWNED_BY_KIT: false };
-    const sent = await capture(scenario.scriptPath(step), vars);
+    const { file, vars } = embeddedStep();
+    const sent = await capture(server, file, vars);
     assertSame(sent);
     assert.ok(sent.on.some((c) => /^moreToCome \{"insert"/.test(c)), 'w:0 inserts as moreToCome');
     assert.ok(sent.on.some((c) => /^\{"insert".*"writeConcern":\{"w":\{"\$numberInt":"1"\}\}/.test(c)), 'w:1 inserts');
     assert.ok(sent.on.some((c) => /"documents":\[\{"comment":"[^"]+","_id":\{"\$oid":"OID"\}\}\]/.test(c)), 'the driver\'s _id, after the fields');
+  });
+});
+
+describe('what the lean path sends to a replica set\'s primary: txnNumber and $clusterTime as the driver sends them (the instant server as a primary, test mode)', function () {
+  this.timeout(240000);
+  let server;
+  before(async () => { server = await startInstantServer({ record: true, replicaSet: 'classics-rs' }); });
+  after(async () => { if (server) await server.close(); });
+
+  it('takes the primary\'s calls and sends the driver\'s documents for the calibration script: retryable writes\' txnNumbers, $clusterTime from the same reply', async () => {
+    const sent = await capture(server, CALIBRATION, { OPS: 5, WARMUP: 3 });
+    assertSame(sent);
+    assert.ok(sent.on.some((c) => /^\{"insert".*"txnNumber":\{"\$numberLong":"\d+"\}/.test(c)), 'a retryable insert carries a txnNumber');
+    assert.ok(sent.on.some((c) => /"\$clusterTime": the last on this connection$/.test(c) || / \$clusterTime: the last on this connection$/.test(c)), 'the $clusterTime gossiped');
+    assert.ok(sent.on.filter((c) => /^\{"(insert|update|delete|find)"/.test(c)).every((c) => / \$clusterTime: the last on this connection$/.test(c)),
+      sent.on.filter((c) => !/the last on this connection$/.test(c)).join('\n'));
+  });
+
+  it('sends the driver\'s documents for a scenario step with w:0 and w:1 writes (embedded-comments at smoke size)', async () => {
+    const { file, vars } = embeddedStep();
+    const sent = await capture(server, file, vars);
+    assertSame(sent);
+    assert.ok(sent.on.some((c) => /^moreToCome \{"insert"/.test(c) && !/txnNumber/.test(c)), 'w:0 inserts as moreToCome, no txnNumber');
+    assert.ok(sent.on.some((c) => /^\{"insert".*"txnNumber"/.test(c)), 'w:1 inserts with a txnNumber');
+  });
+
+  it('retries a write the driver retries once, with the same lsid and txnNumber, as the driver does', async () => {
+    const sent = {};
+    for (const lean of ['on', 'off']) {
+      server.received.length = 0;
+      server.failWrites(1);
+      const r = await runShell('kit', { uri: server.uri, lean, code: "const c = db.getSiblingDB('classics_retry').w; printjson(c.insertOne({ _id: 1 }))" });
+      assert.equal(r.code, 0, `${lean}: ${r.stderr}`);
+      assert.match(r.stdout, /insertedId: 1/);
+      sent[lean] = server.received.filter((x) => Object.keys(x.command)[0] === 'insert').map(comparable);
+      if (lean === 'on') assert.equal(r.calls.lean.insertOne, 1, JSON.stringify(r.calls));
+    }
+    assert.equal(sent.on.length, 2, sent.on.join('\n'));
+    assert.deepEqual(sent.on, sent.off);
+    assert.equal(sent.on[0], sent.on[1], 'the retry sends the same command');
+    assert.match(sent.on[0], /"txnNumber":\{"\$numberLong":"1"\}/);
   });
 });

@@ -431,6 +431,60 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
     } finally { box.cleanup(); }
   });
 
+  describe('mongod-rs, a replica set of one member (FerretDB behind the stand-in cannot be one)', () => {
+    const glibcRseq = (() => {
+      const g = String(require('../../orchestrator/servers/deployment').runtimeGlibc() || '').split('.').map(Number);
+      return g[0] > 2 || (g[0] === 2 && g[1] >= 35);
+    })();
+
+    it('starts mongod with --replSet (and GLIBC_TUNABLES for mongod 8 on glibc 2.35+), refuses FerretDB\'s refusal of replSetInitiate in one line, and leaves nothing behind', async () => {
+      const box = sandbox(standInEnv({ MONGOD_STAND_IN_BACKEND: 'sqlite' }));
+      try {
+        const result = await invokeOrchestrate(['serve', 'mongod-rs', '--out', box.out], { env: box.env });
+        assert.equal(result.code, 1, result.stderr);
+        const lines = errorLines(result);
+        assert.equal(lines.length, 1, result.stderr);
+        assert.match(lines[0], /^ServerStartError: no mongod could be started: FerretDB v[\d.]+ behind .*mongod-stand-in \(not a mongod\) did not become a replica set: replSetInitiate was refused \(.*replSetInitiate.*\); see /);
+        const log = fs.readFileSync(path.join(box.out, 'logs', 'mongod-rs-mongod.log'), 'utf8');
+        assert.match(log, /"ignoredArgs":\["--replSet","classics-rs"/);
+        assert.match(log, glibcRseq ? /"glibcTunables":"glibc\.pthread\.rseq=0"/ : /"glibcTunables":""/);
+        assert.equal(process.env.GLIBC_TUNABLES, undefined, 'the kit\'s own environment is untouched');
+        assert.deepEqual(await box.leftovers(), []);
+        assert.deepEqual(box.leftFolders(), []);
+      } finally { box.cleanup(); }
+    });
+
+    it('leaves mongod 7.0 without GLIBC_TUNABLES (its allocator does not use rseq)', async () => {
+      const box = sandbox(standInEnv({ MONGOD_STAND_IN_VERSION: '7.0.14', MONGOD_STAND_IN_BACKEND: 'sqlite' }));
+      try {
+        const result = await invokeOrchestrate(['serve', 'mongod-rs@7.0.14', '--out', box.out], { env: box.env });
+        assert.equal(result.code, 1, result.stderr);
+        assert.match(fs.readFileSync(path.join(box.out, 'logs', 'mongod-rs_7.0.14-mongod.log'), 'utf8'), /"glibcTunables":""/);
+        assert.deepEqual(await box.leftovers(), []);
+        assert.deepEqual(box.leftFolders(), []);
+      } finally { box.cleanup(); }
+    });
+
+    it('--server mongod --server mongod-rs starts both, each on its own port: the standalone runs and says so, the replica set\'s failure is recorded and the run goes on', async () => {
+      const box = sandbox(standInEnv({ MONGOD_STAND_IN_BACKEND: 'sqlite' }));
+      try {
+        const result = await invokeOnFixture(
+          [fixture.name, '--server', 'mongod', '--server', 'mongod-rs', '--size', 'smoke', '--passes', '1', '--no-calibrate', '--no-baseline', '--out', box.out],
+          { env: box.env },
+        );
+        assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
+        const run = readRun(box.out);
+        assert.deepEqual(run.servers.map((s) => [s.server, s.topology]), [['mongod', 'standalone']]);
+        assert.deepEqual(run.failures.map((f) => [f.server, f.step]), [['mongod-rs', 'start']]);
+        assert.match(run.failures[0].error, /did not become a replica set: replSetInitiate was refused/);
+        assert.ok(run.measurements.some((m) => m.server === 'mongod'), 'the standalone measured');
+        assert.match(fs.readFileSync(path.join(box.out, 'summary.md'), 'utf8'), /mongod-rs.*did not become a replica set/);
+        assert.deepEqual(await box.leftovers(), []);
+        assert.deepEqual(box.leftFolders(), []);
+      } finally { box.cleanup(); }
+    });
+  });
+
   describe('a mongod that must be downloaded (a slow mirror on 127.0.0.1 serving the stand-in)', () => {
     const { DEFAULT_VERSION } = require('mongodb-memory-server-core/lib/util/resolveConfig');
 
@@ -559,4 +613,47 @@ describe('the mongod launcher on mongod', function () {
   } else {
     it('runs where MONGOMS_SYSTEM_BINARY names a real mongod', () => {});
   }
+});
+
+describe('the mongod-rs launcher on mongod (a replica set of one member beside the standalone)', function () {
+  this.timeout(240000);
+  const bin = process.env.MONGOMS_SYSTEM_BINARY;
+  before(function () { skipUnless(this, 'mongod-rs'); });
+
+  it('runs the fixture on --server mongod --server mongod-rs: each names its topology, the set its w:majority default and mongod\'s startup warnings, and nothing is left behind', async () => {
+    const asked = binaryVersion(bin);
+    const box = sandbox({ MONGOMS_SYSTEM_BINARY: bin });
+    try {
+      const result = await invokeOnFixture(
+        [fixture.name, '--server', 'mongod', '--server', 'mongod-rs', '--size', 'smoke', '--passes', '1', '--no-calibrate', '--no-baseline', '--out', box.out],
+        { env: box.env },
+      );
+      assert.equal(result.code, 0, result.stderr);
+      const run = readRun(box.out);
+      assert.deepEqual(run.failures, []);
+      const byName = Object.fromEntries(run.servers.map((s) => [s.server, s]));
+      assert.equal(byName.mongod.topology, 'standalone');
+      assert.equal(byName['mongod-rs'].topology, 'replica set (1 member)');
+      assert.equal(byName['mongod-rs'].replicaSet, 'classics-rs');
+      assert.equal(byName['mongod-rs'].description, `mongod ${asked}, a replica set of one member`);
+      if (Number(asked.split('.')[0]) >= 5) assert.equal(byName['mongod-rs'].defaultWriteConcern?.w, 'majority');
+      for (const s of run.servers) assert.ok(Array.isArray(s.warnings) || s.warnings === undefined, JSON.stringify(s.warnings));
+      assert.ok(run.measurements.some((m) => m.server === 'mongod-rs') && run.measurements.some((m) => m.server === 'mongod'));
+      const summary = fs.readFileSync(path.join(box.out, 'summary.md'), 'utf8');
+      assert.match(summary, /^- mongod-rs: replica set \(1 member\); a write that names no w gets w:majority/m);
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
+
+  it('serves a replica set whose URI names the set, and Ctrl-C stops it and removes its folder', async () => {
+    const box = sandbox({ MONGOMS_SYSTEM_BINARY: bin });
+    try {
+      const result = await serveThenCtrlC('mongod-rs', box);
+      assert.equal(result.code, 130, result.stderr);
+      assert.match(result.stdout, /^mongod-rs: mongod [\d.]+, a replica set of one member at mongodb:\/\/127\.0\.0\.1:\d+\/\?replicaSet=classics-rs/m);
+      assert.deepEqual(await box.leftovers(), []);
+      assert.deepEqual(box.leftFolders(), []);
+    } finally { box.cleanup(); }
+  });
 });

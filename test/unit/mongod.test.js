@@ -156,3 +156,194 @@ describe('the mongod stand-in is never taken for a mongod', () => {
     assert.equal(serverKind({ spec: 'ferretdb-pg', product: 'FerretDB', engine: 'PostgreSQL 15.18' }), 'ferretdb-pg');
   });
 });
+
+describe('mongod-rs: a replica set of one member beside the standalone', () => {
+  const { parseServerSpecs } = require('../../orchestrator/servers/spec');
+  const { unavailableReason } = require('../helpers/servers');
+
+  it('parses mongod-rs and every variant mongod has (version, compressor), each a replica set; mongod stays a standalone', () => {
+    const cases = [
+      ['mongod', { topology: 'standalone', version: null, compressor: null }],
+      ['mongod-rs', { topology: 'replicaSet', version: null, compressor: null }],
+      ['mongod-rs:zstd', { topology: 'replicaSet', version: null, compressor: 'zstd' }],
+      ['mongod-rs@8.0.4', { topology: 'replicaSet', version: '8.0.4', compressor: null }],
+      ['mongod-rs@7.0.14:none', { topology: 'replicaSet', version: '7.0.14', compressor: 'none' }],
+    ];
+    for (const [text, expected] of cases) {
+      const spec = parseServerSpec(text);
+      assert.deepEqual({ kind: spec.kind, name: spec.name, topology: spec.topology, version: spec.version, compressor: spec.compressor },
+        { kind: 'mongod', name: text, ...expected }, text);
+    }
+    assert.throws(() => parseServerSpec('mongod-rs@4.2.1'), /asks for MongoDB 4\.2\.1: the kit needs MongoDB 4\.4 or later/);
+    assert.throws(() => parseServerSpec('mongod-rs:lz4'), /unknown server spec 'mongod-rs:lz4' \(accepted: .*mongod-rs/);
+    assert.throws(() => parseServerSpec('mongod-rs2'), /unknown server spec/);
+  });
+
+  it('--server mongod --server mongod-rs are two servers, of one kind for the scenarios\' declarations', () => {
+    assert.deepEqual(parseServerSpecs(['mongod', 'mongod-rs', 'mongod-rs:zstd']).map((s) => [s.name, s.topology]),
+      [['mongod', 'standalone'], ['mongod-rs', 'replicaSet'], ['mongod-rs:zstd', 'replicaSet']]);
+    assert.equal(serverKind({ spec: 'mongod-rs', product: 'MongoDB' }), 'mongod');
+    assert.equal(serverKind({ spec: 'mongod-rs@8.2.6:zstd', product: 'MongoDB' }), 'mongod:zstd');
+    assert.equal(serverKind({ spec: 'mongod-rs', product: 'FerretDB', version: 'v1.24.0' }), 'ferretdb');
+  });
+
+  it('needs what mongod needs in the test suites (a real mongod in MONGOMS_SYSTEM_BINARY)', () => {
+    assert.equal(unavailableReason('mongod-rs'), unavailableReason('mongod'));
+    assert.equal(unavailableReason('mongod-rs:zstd'), unavailableReason('mongod'));
+  });
+
+  it('initiates the set as MongoMemoryReplSet does, and names the set in its URI', () => {
+    const { replicaSetConfig, replicaSetUri, REPLICA_SET_NAME } = require('../../orchestrator/servers/replica-set');
+    assert.deepEqual(replicaSetConfig('127.0.0.1:27999'), {
+      _id: REPLICA_SET_NAME, members: [{ _id: 0, host: '127.0.0.1:27999' }], writeConcernMajorityJournalDefault: true, settings: { electionTimeoutMillis: 5000 },
+    });
+    const uri = replicaSetUri('127.0.0.1:27999');
+    assert.equal(uri, `mongodb://127.0.0.1:27999/?replicaSet=${REPLICA_SET_NAME}`);
+    const { MongoClient } = require('mongodb');
+    const options = new MongoClient(uri).options;
+    assert.equal(options.replicaSet, REPLICA_SET_NAME);
+    assert.notEqual(options.directConnection, true, 'the driver discovers the set and selects its primary, as an application\'s does');
+  });
+});
+
+describe('the topology, default write concern and start-up warnings in the server record', () => {
+  const { topologyOf, describeDeployment, warningText } = require('../../orchestrator/servers/deployment');
+
+  it('names the topology from the hello: standalone, replica set (N members), sharded cluster', () => {
+    assert.equal(topologyOf({ isWritablePrimary: true, maxWireVersion: 27 }), 'standalone');
+    assert.equal(topologyOf({ isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:27017'] }), 'replica set (1 member)');
+    assert.equal(topologyOf({ setName: 'rs0', hosts: ['a:1', 'b:1', 'c:1'] }), 'replica set (3 members)');
+    assert.equal(topologyOf({ msg: 'isdbgrid' }), 'sharded cluster (mongos)');
+  });
+
+  it('records a replica set\'s default write concern (w:majority, implicit), and no such line for a standalone', async () => {
+    const asked = [];
+    const admin = {
+      command: async (command) => {
+        asked.push(Object.keys(command)[0]);
+        return { defaultWriteConcern: { w: 'majority', wtimeout: 0 }, defaultWriteConcernSource: 'implicit', ok: 1 };
+      },
+    };
+    const hello = { isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:1'] };
+    const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36' };
+    assert.deepEqual(await describeDeployment(admin, hello, { allocator }), {
+      topology: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, allocator,
+    });
+    assert.deepEqual(await describeDeployment(admin, { isWritablePrimary: true }, {}), { topology: 'standalone' });
+    assert.deepEqual(asked, ['getDefaultRWConcern'], 'asked of the replica set only');
+  });
+
+  it('puts them in a mongod\'s server record: the topology, the replica set\'s w:majority default, the allocator setting and mongod\'s startup warnings', async () => {
+    const { describeServer } = require('../../orchestrator/servers/start');
+    const warning = { t: { $date: '2026-01-01T00:00:00Z' }, s: 'W', c: 'CONTROL', id: 22120, msg: 'Access control is not enabled for the database', tags: ['startupWarnings'] };
+    const answers = {
+      buildInfo: { version: '8.2.6' },
+      hello: { isWritablePrimary: true, maxWireVersion: 27, setName: 'classics-rs', hosts: ['127.0.0.1:27999'] },
+      serverStatus: { storageEngine: { name: 'wiredTiger' }, ok: 1 },
+      getDefaultRWConcern: { defaultWriteConcern: { w: 'majority', wtimeout: 0 }, defaultWriteConcernSource: 'implicit', ok: 1 },
+      getLog: { log: [JSON.stringify(warning)] },
+    };
+    const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
+    const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36 (2.35 or later) takes rseq for itself unless told not to' };
+    assert.deepEqual(await describeServer(client, { allocator }), {
+      product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger',
+      topology: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' },
+      allocator, warnings: ['Access control is not enabled for the database'],
+    });
+    answers.hello = { isWritablePrimary: true, maxWireVersion: 27 };
+    answers.getLog = { log: [] };
+    assert.deepEqual(await describeServer(client, {}), { product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger', topology: 'standalone' });
+  });
+
+  it('writes each of mongod\'s startup warnings as one line with its attributes', () => {
+    const line = JSON.stringify({
+      t: { $date: '2026-01-01T00:00:00.000+00:00' }, s: 'W', c: 'CONTROL', id: 8640302, ctx: 'initandlisten',
+      msg: 'We suggest setting the contents of sysfsFile to 0.', attr: { sysfsFile: '/proc/sys/vm/overcommit_memory', currentValue: 1 }, tags: ['startupWarnings'],
+    });
+    assert.equal(warningText(line), 'We suggest setting the contents of sysfsFile to 0. (sysfsFile: /proc/sys/vm/overcommit_memory, currentValue: 1)');
+    assert.equal(warningText('not json'), 'not json');
+  });
+});
+
+describe('mongod 8 started as MongoDB recommends for its allocator (GLIBC_TUNABLES)', () => {
+  const { allocatorEnvironment, RSEQ_OFF } = require('../../orchestrator/servers/deployment');
+
+  it('sets glibc.pthread.rseq=0 for mongod 8 on glibc 2.35 and later, in mongod\'s environment only', () => {
+    const env = { PATH: '/bin' };
+    for (const glibc of ['2.35', '2.36', '2.41', '3.0']) {
+      const decided = allocatorEnvironment({ glibc, mongodVersion: '8.2.6', env });
+      assert.equal(decided.env.GLIBC_TUNABLES, RSEQ_OFF, glibc);
+      assert.equal(decided.env.PATH, '/bin', 'the rest of the environment as it is');
+      assert.equal(env.GLIBC_TUNABLES, undefined, 'the kit\'s own environment untouched');
+    }
+    assert.equal(RSEQ_OFF, 'glibc.pthread.rseq=0');
+  });
+
+  it('leaves the environment alone for older glibc, no glibc, mongod before 8, or a user\'s own rseq setting; adds to other tunables', () => {
+    assert.equal(allocatorEnvironment({ glibc: '2.34', mongodVersion: '8.0.4', env: {} }).env, null);
+    assert.equal(allocatorEnvironment({ glibc: '2.31', mongodVersion: '8.0.4', env: {} }).env, null);
+    assert.equal(allocatorEnvironment({ glibc: null, mongodVersion: '8.0.4', env: {} }).env, null);
+    assert.equal(allocatorEnvironment({ glibc: '2.36', mongodVersion: '7.0.14', env: {} }).env, null);
+    const own = allocatorEnvironment({ glibc: '2.36', mongodVersion: '8.2.6', env: { GLIBC_TUNABLES: 'glibc.pthread.rseq=1' } });
+    assert.equal(own.env, null);
+    assert.equal(own.tunables, 'glibc.pthread.rseq=1');
+    assert.equal(allocatorEnvironment({ glibc: '2.36', mongodVersion: '8.2.6', env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' } }).env.GLIBC_TUNABLES,
+      'glibc.malloc.arena_max=2:glibc.pthread.rseq=0');
+  });
+
+  it('hands the environment to mongodb-memory-server\'s spawn (MongoInstance\'s spawn options)', () => {
+    const { MongoInstance } = require('mongodb-memory-server-core');
+    const instance = new MongoInstance({ instance: { port: 1, dbPath: '/nonexistent' }, spawn: { env: { GLIBC_TUNABLES: RSEQ_OFF } } });
+    assert.equal(instance.spawnOpts.env.GLIBC_TUNABLES, RSEQ_OFF);
+  });
+});
+
+describe('what a standalone does to a pushed document, in the embedded-comments report', () => {
+  const { topologyNoteFor } = require('../../orchestrator/report/render');
+  const { discoverScenarios } = require('../../orchestrator/scenarios');
+  const { resolveConfig } = require('../../orchestrator/config');
+  const embedded = discoverScenarios(resolveConfig().shellDir).find((s) => s.name === 'embedded-comments');
+
+  it('says on a standalone mongod (any compressor) that its large-blog cells include whole-document journaling; not on a replica set, nor on FerretDB', () => {
+    const standalone = topologyNoteFor(embedded, { spec: 'mongod', product: 'MongoDB', topology: 'standalone' });
+    assert.match(standalone, /journals the whole blog, about 1 MB and 10 MB/);
+    assert.equal(topologyNoteFor(embedded, { spec: 'mongod:zstd', product: 'MongoDB', topology: 'standalone' }), standalone);
+    assert.equal(topologyNoteFor(embedded, { spec: 'mongod-rs', product: 'MongoDB', topology: 'replica set (1 member)' }), '');
+    assert.equal(topologyNoteFor(embedded, { spec: 'ferretdb2', product: 'FerretDB', version: 'v2.7.0', topology: 'standalone' }), '');
+  });
+
+  it('is data the scenario declares (servers.KIND.topologies), which the contract checks', () => {
+    const os = require('node:os');
+    const { scenarioProblems } = require('../../orchestrator/scenarios');
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-topologies-'));
+    try {
+      const dir = path.join(root, 'embedded-comments');
+      fs.cpSync(embedded.dir, dir, { recursive: true });
+      assert.deepEqual(scenarioProblems(dir), []);
+      const file = path.join(dir, 'scenario.json');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"standalone": "On a standalone', '"standalon": "On a standalone'));
+      assert.match(scenarioProblems(dir).join('\n'), /servers\.mongod\.topologies\.standalon: not a topology \(standalone, replica set/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the test bed: transparent huge pages and glibc, beside mongod\'s own startup warnings', () => {
+  const os = require('node:os');
+  const { memorySettings, describeTestBed } = require('../../orchestrator/run/test-bed');
+
+  it('reads the setting each sysfs file selects, and null where the files are not there', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-thp-'));
+    try {
+      fs.writeFileSync(path.join(root, 'enabled'), 'always [madvise] never\n');
+      fs.writeFileSync(path.join(root, 'defrag'), 'always defer [defer+madvise] madvise never\n');
+      assert.deepEqual(memorySettings(root).transparentHugePages, { enabled: 'madvise', defrag: 'defer+madvise' });
+      assert.deepEqual(memorySettings(path.join(root, 'none')).transparentHugePages, { enabled: null, defrag: null });
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+    const machine = describeTestBed().machine;
+    assert.ok('transparentHugePages' in machine && 'glibc' in machine, JSON.stringify(machine));
+  });
+});

@@ -67,10 +67,10 @@ describe('server specs', () => {
     };
     const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
     assert.deepEqual(await describeServer(client, { backend: 'PostgreSQL 18.6 with DocumentDB 1.0-0' }), {
-      product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0',
+      product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0', topology: 'standalone',
       backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
     });
     answers.getLog = { log: [] };
-    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine']);
+    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology']);
   });
 });

@@ -21,16 +21,26 @@
 // and write errors, MongoWriteConcernError), decorated by the driver's server as its own errors
 // are (its SDAM reactions included).
 //
-// What it does not cover goes through the driver, counted with its reason: a server that is not
-// a standalone (a replica set's retryable writes and $clusterTime, secondaries, mongos), a
-// client with compression, a server API version, auto-encryption, timeouts or command
-// monitoring; sessions and transactions the script starts, options beyond writeConcern, upsert
+// A replica set's primary is covered as a standalone is, with what the driver adds there (its
+// lib/sessions.js applySession and lib/cmap/connection.js prepareCommand): a retryable write
+// (insertOne, updateOne, replaceOne, deleteOne, acknowledged, with retryWrites on) carries the
+// implicit session's txnNumber after its lsid, and is retried once, with the same lsid and
+// txnNumber, on an error the driver retries a write for (lib/operations/execute_operation.js);
+// every command carries the $clusterTime last received on its connection, as the driver's
+// connection gossips it (an implicit session starts without one: ClientSession's
+// initialClusterTime is never set, so the connection's is what the driver sends).
+//
+// What it does not cover goes through the driver, counted with its reason: secondaries, mongos,
+// a direct connection to a replica-set member (the driver then adds $readPreference to every
+// command), a replica set with no primary known, a client with compression, a server API
+// version, auto-encryption, timeouts or command monitoring; sessions and transactions the script starts, options beyond writeConcern, upsert
 // and a projection, explain, bulk operations (insertMany, the deprecated insert, bulkWrite),
 // cursors; and a call that meets an error the driver
 // retries (a network error on a read, an overload error, reauthentication), which the driver
 // then makes again from the start. CLASSICS_KIT_SHELL_LEAN=off (`orchestrate --lean off`) sends
 // everything through the driver.
-const { BSON, WriteConcern, MongoServerError, MongoWriteConcernError } = require('mongodb');
+const { BSON, WriteConcern, MongoServerError, MongoWriteConcernError, MongoErrorLabel } = require('mongodb');
+const { isRetryableWriteError } = require('mongodb/lib/error');
 const { OpMsgRequest } = require('mongodb/lib/cmap/commands');
 const { Connection } = require('mongodb/lib/cmap/connection');
 const { TimeoutContext } = require('mongodb/lib/timeout');
@@ -123,20 +133,42 @@ class LeanChannel {
     const { client } = this;
     const topology = client.topology;
     if (!topology || topology.s.state !== 'connected') return 'the client is not connected';
-    if (this.server === null) {
+    if (this.checked === undefined) {
       const options = client.options;
-      if (topology.description.type !== 'Single') return `the topology is ${topology.description.type}`;
-      if (options.compressors?.length && !(options.compressors.length === 1 && options.compressors[0] === 'none')) return 'the client compresses its messages';
-      if (options.serverApi) return 'the client declares a server API version';
-      if (options.autoEncryption || options.autoEncrypter) return 'the client encrypts automatically';
-      if (options.timeoutMS != null || options.socketTimeoutMS) return 'the client sets timeouts';
-      if (options.monitorCommands) return 'the client monitors commands';
-      if (options.loadBalanced) return 'the client is load balanced';
-      [this.server] = topology.s.servers.values();
+      this.checked = options.compressors?.length && !(options.compressors.length === 1 && options.compressors[0] === 'none') ? 'the client compresses its messages'
+        : options.serverApi ? 'the client declares a server API version'
+          : options.autoEncryption || options.autoEncrypter ? 'the client encrypts automatically'
+            : options.timeoutMS != null || options.socketTimeoutMS ? 'the client sets timeouts'
+              : options.monitorCommands ? 'the client monitors commands'
+                : options.loadBalanced ? 'the client is load balanced' : null;
     }
-    const type = this.server.description.type;
-    if (type !== 'Standalone') return `the server is ${type === 'Unknown' ? 'not known to be up' : `a ${type}`}`;
+    if (this.checked) return this.checked;
+    const topologyType = topology.description.type;
+    if (topologyType === 'Single') {
+      this.server ??= [...topology.s.servers.values()][0];
+      const type = this.server.description.type;
+      if (type === 'Standalone') return null;
+      // the driver adds $readPreference: primaryPreferred to each command on a direct connection
+      if (type === 'RSPrimary') return 'a direct connection to a replica-set member';
+      return `the server is ${type === 'Unknown' ? 'not known to be up' : `a ${type}`}`;
+    }
+    if (topologyType !== 'ReplicaSetWithPrimary') return `the topology is ${topologyType}`;
+    // the primary, as the driver selects it for a write or a primary read
+    let primary = null;
+    for (const server of topology.s.servers.values()) if (server.description.type === 'RSPrimary') primary = server;
+    if (!primary) return 'the replica set has no primary known';
+    if (this.server !== primary) {
+      if (this.connection && !this.pending.length) this.release();
+      if (this.connection) return 'the primary changed';
+      this.server = primary;
+    }
     return null;
+  }
+
+  /** Whether a write on this server is retryable (the driver's supportsRetryableWrites, with retryWrites on). */
+  retryableWrites() {
+    const { description } = this.server;
+    return this.client.s.options.retryWrites !== false && description.type !== 'Standalone' && description.logicalSessionTimeoutMinutes != null;
   }
 
   /** Resolves once the lean path holds a connection borrowed from the driver's pool. */
@@ -207,7 +239,9 @@ class LeanChannel {
  * would retry hands the call to the driver, from the start.
  */
 class Exchange {
-  constructor(path, method, setting, command, moreToCome, read, finish, driverCall) {
+  constructor(path, method, setting, command, moreToCome, read, finish, driverCall, retryable = false) {
+    this.retryable = retryable; // a write the driver would retry (one statement, acknowledged)
+    this.firstError = null; // the first attempt's error, once a retry is under way
     this.path = path;
     this.method = method;
     this.setting = setting;
@@ -226,14 +260,31 @@ class Exchange {
   start() {
     const { channel } = this.path;
     if (channel.connection === null) {
-      return channel.acquire().then(() => this.start(), (error) => this.handOver(error));
+      return channel.acquire().then(() => this.start(), (error) => {
+        if (this.firstError === null) return this.handOver(error);
+        // a retry's connection could not be had: the first attempt's error, as the driver's
+        this.endSession();
+        count(this.method, 'lean');
+        throw this.firstError;
+      });
     }
     const connection = (this.connection = channel.connection);
     const { command } = this;
-    if (!this.moreToCome && connection.hasSessionSupport) {
+    if (!this.moreToCome && connection.hasSessionSupport && this.firstError === null) {
       this.serverSession = this.path.client.s.sessionPool.acquire();
       this.serverSession.lastUse = processTimeMS();
       command.lsid = this.serverSession.id;
+      // applySession: a retryable write's txnNumber, the session's next, after the lsid
+      if (this.retryable && channel.retryableWrites()) {
+        this.serverSession.txnNumber += 1;
+        command.txnNumber = BSON.Long.fromNumber(this.serverSession.txnNumber);
+      }
+    }
+    // prepareCommand: the $clusterTime last received on this connection (a retry's connection's
+    // own: only a retry's command has them already, and a delete would slow every other call)
+    if (this.firstError !== null) {
+      delete command.$clusterTime;
+      delete command.$db;
     }
     if (connection.clusterTime) command.$clusterTime = connection.clusterTime;
     command.$db = this.setting.db;
@@ -291,8 +342,23 @@ class Exchange {
 
   fail(error) {
     if (error?.name === 'MongoNetworkError' && this.serverSession) this.serverSession.isDirty = true;
-    this.endSession();
     const decorated = this.path.channel.server.decorateCommandError(this.connection, this.command, {}, error);
+    // a retryable write the driver would make once more: the same lsid and txnNumber, sent again
+    // once the replica set has a primary (the driver's retry selects one again)
+    if (this.command.txnNumber !== undefined && this.firstError === null && typeof decorated?.hasErrorLabel === 'function' && isRetryableWriteError(decorated)) {
+      this.firstError = decorated;
+      const { resolve, reject } = this; // the retry's own start() sets this.resolve anew
+      this.retry().then(resolve, reject);
+      return;
+    }
+    // the driver keeps the first error once a write may have been performed
+    const reported = this.firstError && decorated?.hasErrorLabel?.(MongoErrorLabel.NoWritesPerformed) ? this.firstError : decorated;
+    this.endSession();
+    if (this.firstError) {
+      count(this.method, 'lean');
+      this.reject(reported);
+      return;
+    }
     if (decorated?.code === REAUTHENTICATE || decorated?.hasErrorLabel?.('SystemOverloadedError') ||
       (this.read && decorated?.name === 'MongoNetworkError')) {
       this.resolve(this.handOver(new UseDriver('an error the driver retries')));
@@ -300,6 +366,21 @@ class Exchange {
     }
     count(this.method, 'lean');
     this.reject(decorated);
+  }
+
+  /** The second attempt of a retryable write, on the primary once one is known (within server selection's time). */
+  async retry() {
+    const { channel } = this.path;
+    const deadline = Date.now() + (this.path.client.s.options.serverSelectionTimeoutMS ?? 30000);
+    while (channel.unavailable() !== null) {
+      if (Date.now() > deadline) {
+        this.endSession();
+        count(this.method, 'lean');
+        throw this.firstError;
+      }
+      await new Promise((resolve) => { setTimeout(resolve, 50); });
+    }
+    return this.start();
   }
 
   /** The call made by the driver instead (counted so, with why), or error itself if it is not UseDriver. */
@@ -380,8 +461,12 @@ class LeanPath {
     return setting;
   }
 
-  /** A write: the command built, sent, and its reply turned into the driver's result. */
-  write(method, coll, options, allowed, build, result, driverCall) {
+  /**
+   * A write: the command built, sent, and its reply turned into the driver's result. retryable:
+   * one statement the driver would retry on a replica set (its operation's canRetryWrite: not an
+   * update with multi, not a delete with limit 0).
+   */
+  write(method, coll, options, allowed, build, result, driverCall, retryable) {
     const why = this.refusal(coll, options, allowed);
     if (why) return this.declined(method, why);
     const setting = this.setting(coll);
@@ -391,7 +476,7 @@ class LeanPath {
     if (writeConcern) WriteConcern.apply(command, writeConcern);
     const acknowledged = writeConcern?.w !== 0;
     const finish = (reply) => result(reply ?? {}, acknowledged);
-    return new Exchange(this, method, setting, command, !acknowledged, false, finish, driverCall).start();
+    return new Exchange(this, method, setting, command, !acknowledged, false, finish, driverCall, retryable && acknowledged).start();
   }
 
   insertOne(method, coll, doc, options, driverCall) {
@@ -403,7 +488,7 @@ class LeanPath {
     }, (res, acknowledged) => {
       throwWriteErrors(res);
       return { acknowledged, insertedId: doc._id };
-    }, driverCall);
+    }, driverCall, true);
   }
 
   update(method, coll, filter, update, options, multi, driverCall) {
@@ -411,7 +496,7 @@ class LeanPath {
     if (!hasAtomicOperators(update, options)) return this.declined(method, 'an update without operators');
     return this.write(method, coll, options, UPDATE_OPTIONS, (setting) => ({
       update: setting.name, updates: [updateStatement(filter, update, options, multi)], ordered: true,
-    }), updateResult, driverCall);
+    }), updateResult, driverCall, !multi);
   }
 
   replaceOne(method, coll, filter, replacement, options, driverCall) {
@@ -419,7 +504,7 @@ class LeanPath {
     if (hasAtomicOperators(replacement)) return this.declined(method, 'a replacement with operators');
     return this.write(method, coll, options, UPDATE_OPTIONS, (setting) => ({
       update: setting.name, updates: [updateStatement(filter, replacement, options, false)], ordered: true,
-    }), updateResult, driverCall);
+    }), updateResult, driverCall, true);
   }
 
   delete(method, coll, filter, options, limit, driverCall) {
@@ -429,7 +514,7 @@ class LeanPath {
     }), (res, acknowledged) => {
       throwWriteErrors(res);
       return { acknowledged, deletedCount: res.n };
-    }, driverCall);
+    }, driverCall, limit > 0);
   }
 
   /** find(filter, { projection }).limit(1).tryNext(): mongosh's findOne, one find command. */
