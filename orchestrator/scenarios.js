@@ -92,6 +92,11 @@ function publishedProblems(published, descriptor) {
     ids.add(f.id);
     for (const field of ['claim', 'published', 'decidedBy']) need(typeof f[field] === 'string', `finding ${f.id}: ${field} is missing`);
     need(f.check && CHECK_KINDS.includes(f.check.kind), `finding ${f.id}: check.kind ${f.check?.kind} is not one the verdicts know (${CHECK_KINDS.join(', ')})`);
+    if (f.clock !== undefined) {
+      const c = f.clock;
+      need(c && ['decides', 'article', 'why'].every((k) => typeof c[k] === 'string' && c[k].length > 0), `finding ${f.id}: clock needs the field that decides it (decides), the article's clock (article) and why`);
+      need(f.check?.field === undefined, `finding ${f.id}: a finding with a clock is decided on clock.decides; its check names no field of its own`);
+    }
   }
   for (const [kind, entry] of Object.entries(descriptor.servers || {})) {
     for (const id of Object.keys(entry?.cannotTest || {})) need(ids.has(id), `servers.${kind}.cannotTest names finding ${id}, which published.json does not have`);
