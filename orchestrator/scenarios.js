@@ -180,6 +180,13 @@ function scalingProblems(descriptor, published) {
       const partsProblem = expressionProblem(`steps.${name}.parts`, decl.parts);
       if (partsProblem) problems.push(`scaling: ${partsProblem}`);
     }
+    if (decl.beyondCache !== undefined) {
+      const b = decl.beyondCache;
+      const missesProblem = expressionProblem(`steps.${name}.beyondCache.misses`, b?.misses);
+      if (missesProblem) problems.push(`scaling: ${missesProblem}`);
+      need(b && typeof b.run === 'string' && Number.isFinite(b.missMs) && b.missMs > 0 && typeof b.why === 'string' && b.why.length > 0,
+        `steps.${name}.beyondCache needs the run it costs (run), the pages it misses (misses), what a miss costs in ms (missMs) and why`);
+    }
   }
   for (const name of Object.keys(s.steps || {})) need(stepNames.includes(name), `steps.${name}: no step of that name`);
   const ids = new Set((published?.findings || []).map((f) => f.id));

@@ -101,7 +101,7 @@ function getPath(record, dotted) {
  * default), else the finding is untestable here. A list must all be met. `because` names a field
  * of the records that missed, quoted after the value (why the script did not apply something);
  * `where` looks only at the records it selects (the run and query a finding is decided on);
- * `label` says in words what the field is. A threshold holds for every server among the records
+ * `label` says in words what the field is, `unrecorded` what it means that no record has it. A threshold holds for every server among the records
  * and every record of each (the reads a verdict rests on must each have missed the cache: one
  * server's misses say nothing of the other's reads).
  */
@@ -112,7 +112,7 @@ function unmet(requires, all) {
   const carrying = records.filter((r) => getPath(r, requires.field) !== undefined && getPath(r, requires.field) !== null);
   const values = carrying.map((r) => getPath(r, requires.field));
   const label = requires.label || requires.field;
-  if (!values.length) return `${requires.else} (no ${label} recorded)`;
+  if (!values.length) return `${requires.unrecorded || requires.else} (no ${label} recorded)`;
   if (requires.atLeast !== undefined) {
     const servers = [...new Set(carrying.map((r) => r.server))];
     const short = servers.map((server) => ({ server, least: Math.min(...carrying.filter((r) => r.server === server).map((r) => getPath(r, requires.field))) }))
