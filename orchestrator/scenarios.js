@@ -186,6 +186,7 @@ function scalingProblems(descriptor, published) {
       if (missesProblem) problems.push(`scaling: ${missesProblem}`);
       need(b && typeof b.run === 'string' && Number.isFinite(b.missMs) && b.missMs > 0 && typeof b.why === 'string' && b.why.length > 0,
         `steps.${name}.beyondCache needs the run it costs (run), the pages it misses (misses), what a miss costs in ms (missMs) and why`);
+      need(b && (published?.findings || []).some((f) => f.id === b.finding), `steps.${name}.beyondCache.finding: the finding whose run it costs (a server that cannot test it pays nothing beyond the cache)`);
     }
   }
   for (const name of Object.keys(s.steps || {})) need(stepNames.includes(name), `steps.${name}: no step of that name`);

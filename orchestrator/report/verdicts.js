@@ -101,9 +101,9 @@ function getPath(record, dotted) {
  * default), else the finding is untestable here. A list must all be met. `because` names a field
  * of the records that missed, quoted after the value (why the script did not apply something);
  * `where` looks only at the records it selects (the run and query a finding is decided on);
- * `label` says in words what the field is, `unrecorded` what it means that no record has it. A threshold holds for every server among the records
- * and every record of each (the reads a verdict rests on must each have missed the cache: one
- * server's misses say nothing of the other's reads).
+ * `label` says in words what the field is, `unrecorded` what it means that no record has it. A
+ * threshold holds for every server among the records and every record of each (the reads a
+ * verdict rests on must each have missed the cache: one server's misses say nothing of another's).
  */
 function unmet(requires, all) {
   if (!requires) return null;

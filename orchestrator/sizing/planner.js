@@ -215,8 +215,12 @@ function beyondCacheMs(beyond, sizes) {
  * is linear (b = 0); one that does needs probes at two sizes at least besides the smallest
  * (three with parts), or is fitted as linear and says so.
  */
-function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, shell = 'kit' } = {}) {
+function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, shell = 'kit', kind = null } = {}) {
   const opMs = calibratedOpMs(calibration, shell);
+  // a kind of server that cannot cut its cache (FerretDB: the finding the cut is for cannot be
+  // tested there) reads with all its memory twice, and pays nothing beyond the cache
+  const cannot = descriptor.servers?.[kind]?.cannotTest || {};
+  const beyondOf = (decl) => (decl.beyondCache && !(decl.beyondCache.finding in cannot) ? decl.beyondCache : null);
   const floorMs = opMs === null ? 0 : opMs * CALIBRATION_FLOOR_SHARE;
   return Object.fromEntries(descriptor.steps.map((step) => {
     const decl = descriptor.scaling.steps[step.name];
@@ -224,7 +228,7 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
     const fixed = fixedMs[step.name] || 0;
     const points = probes.filter((p) => Number.isFinite(p.steps?.[step.name]?.ms)).map((p) => {
       const point = { c: 1, ...Object.fromEntries(terms.map(([name, e]) => [name, e.evaluate(p.sizes)])) };
-      return { ...point, y: p.steps[step.name].ms - fixed - floorMs * point.a - beyondCacheMs(decl.beyondCache, p.sizes) };
+      return { ...point, y: p.steps[step.name].ms - fixed - floorMs * point.a - beyondCacheMs(beyondOf(decl), p.sizes) };
     });
     const distinct = new Set(points.map((p) => terms.map(([name]) => p[name]).join('|'))).size;
     // a term the probes cannot tell apart from the others is left out: parts first, then growth
@@ -246,7 +250,7 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
     return [step.name, {
       kind, fixedMs: fixed, c: coef.c, a: (coef.a || 0) + floorMs, b: coef.b || 0, d: coef.d || 0, floorMs,
       ops: decl.ops, grows: decl.grows || null, parts: decl.parts || null, points: points.length,
-      ...(decl.beyondCache ? { beyondCache: { run: decl.beyondCache.run, misses: decl.beyondCache.misses, missMs: decl.beyondCache.missMs } } : {}),
+      ...(beyondOf(decl) ? { beyondCache: { run: decl.beyondCache.run, misses: decl.beyondCache.misses, missMs: decl.beyondCache.missMs } } : {}),
     }];
   }));
 }
@@ -362,7 +366,7 @@ function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned
   const budgetMs = budgetSeconds * 1000;
   const fitted = servers.map((s) => ({
     ...s,
-    models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell }),
+    models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell, kind: s.kind }),
     spans: fitSpans(descriptor, s.probe),
   }));
   const groups = perServer ? fitted.map((s) => [s]) : [fitted];

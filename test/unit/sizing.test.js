@@ -393,6 +393,13 @@ describe('sizing: --size auto', () => {
         assert.ok(beyondCacheMs(decl, d.sizes.article) > beyondCacheMs(decl, sizesAt(d, 2500 / 3600)));
         assert.equal(parseExpression('max(0, 1 - min(A, 2) / 4)').evaluate({ A: 8 }), 0.5);
       });
+
+      it('adds nothing beyond the cache on a server whose cache the kit cannot cut', () => {
+        const d = scenario('trade-candles');
+        const probe = probeCrafted(d, FAST_CANDLES['trade-candles'], { budgetSeconds: 100 });
+        assert.ok(fitSteps(d, probe, { kind: 'mongod:zstd' }).read.beyondCache);
+        assert.equal(fitSteps(d, probe, { kind: 'ferretdb2' }).read.beyondCache, undefined);
+      });
     });
 
     it('says for a named size which findings it can decide, and which need more, without a prediction', () => {
