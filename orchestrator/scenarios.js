@@ -99,6 +99,11 @@ function publishedProblems(published, descriptor) {
     ids.add(f.id);
     for (const field of ['claim', 'published', 'decidedBy']) need(typeof f[field] === 'string', `finding ${f.id}: ${field} is missing`);
     need(f.check && CHECK_KINDS.includes(f.check.kind), `finding ${f.id}: check.kind ${f.check?.kind} is not one the verdicts know (${CHECK_KINDS.join(', ')})`);
+    if (f.clock !== undefined) {
+      const c = f.clock;
+      need(c && ['decides', 'article', 'why'].every((k) => typeof c[k] === 'string' && c[k].length > 0), `finding ${f.id}: clock needs the field that decides it (decides), the article's clock (article) and why`);
+      need(f.check?.field === undefined, `finding ${f.id}: a finding with a clock is decided on clock.decides; its check names no field of its own`);
+    }
   }
   for (const [kind, entry] of Object.entries(descriptor.servers || {})) {
     for (const id of Object.keys(entry?.cannotTest || {})) need(ids.has(id), `servers.${kind}.cannotTest names finding ${id}, which published.json does not have`);
@@ -181,6 +186,14 @@ function scalingProblems(descriptor, published) {
     if (decl.parts !== undefined) {
       const partsProblem = expressionProblem(`steps.${name}.parts`, decl.parts);
       if (partsProblem) problems.push(`scaling: ${partsProblem}`);
+    }
+    if (decl.beyondCache !== undefined) {
+      const b = decl.beyondCache;
+      const missesProblem = expressionProblem(`steps.${name}.beyondCache.misses`, b?.misses);
+      if (missesProblem) problems.push(`scaling: ${missesProblem}`);
+      need(b && typeof b.run === 'string' && Number.isFinite(b.missMs) && b.missMs > 0 && typeof b.why === 'string' && b.why.length > 0,
+        `steps.${name}.beyondCache needs the run it costs (run), the pages it misses (misses), what a miss costs in ms (missMs) and why`);
+      need(b && (published?.findings || []).some((f) => f.id === b.finding), `steps.${name}.beyondCache.finding: the finding whose run it costs (a server that cannot test it pays nothing beyond the cache)`);
     }
   }
   for (const name of Object.keys(s.steps || {})) need(stepNames.includes(name), `steps.${name}: no step of that name`);

@@ -39,6 +39,58 @@ function valueOf(records, where, field, sum = false) {
   return sum ? found.reduce((n, x) => n + x[field], 0) : found[0][field];
 }
 
+/**
+ * What a field holds, in a reader's words: the clocks by what they time (the send time stops when
+ * the last write is sent, the applied time when the server has applied them all), other fields by
+ * name. A verdict's text names no field of the records.
+ */
+function fieldWords(field) {
+  if (/^applied/.test(field)) return 'applied time';
+  if (/^durable/.test(field)) return 'time to durability';
+  if (/^(seconds|ms|hrMs)$/.test(field)) return 'send time';
+  if (/^mean\w*Us$/.test(field)) return 'mean latency';
+  if (field === 'storagePlusIndexBytes') return 'data on disk + indexes';
+  return field;
+}
+
+/** The unit a field's figures are in, after the figure (" s", " ms", " µs", " bytes"), or nothing. */
+function unitOf(field) {
+  if (/(^seconds|Seconds)$/.test(field)) return ' s';
+  if (/(^ms|Ms)$/.test(field)) return ' ms';
+  if (/Us$/.test(field)) return ' µs';
+  if (/Bytes$/.test(field)) return ' bytes';
+  return '';
+}
+
+/**
+ * The check a finding is decided by. A finding that names its clock (clock: decides, the field
+ * its claim is about; article, the article's own clock) is decided on the clock it decides by,
+ * whatever its check says; a baseline (the article's other side, each of its writes waited for)
+ * that recorded no time on that clock has applied every write when its own clock stops, so that
+ * clock stands for it (baselineField).
+ */
+function checkOf(finding) {
+  const { clock, check } = finding;
+  return clock ? { ...check, field: clock.decides, baselineField: clock.article } : check;
+}
+
+/** The field a side's records are timed on: the check's, or for a baseline that lacks it, its own clock. */
+function sideField(check, records, where, baseline) {
+  if (!baseline || !check.baselineField || pick(records, where).some((r) => Number.isFinite(r[check.field]))) return check.field;
+  return check.baselineField;
+}
+
+/**
+ * The article's clock beside a verdict decided on another: the same check on the article's
+ * clock, shown whatever it would say (nothing where that clock was not recorded).
+ */
+function articleClockBeside(finding, decide) {
+  const { clock } = finding;
+  if (!clock || clock.article === clock.decides) return '';
+  const other = decide({ ...finding.check, field: clock.article });
+  return other.status === UNTESTABLE ? '' : `; beside it, the article's clock: ${other.measured}`;
+}
+
 function getPath(record, dotted) {
   return dotted.split('.').reduce((v, k) => (v == null ? v : v[k]), record);
 }
@@ -48,7 +100,10 @@ function getPath(record, dotted) {
  * (atLeast: the size must be large enough to tell; `of` names the threshold, the article's by
  * default), else the finding is untestable here. A list must all be met. `because` names a field
  * of the records that missed, quoted after the value (why the script did not apply something);
- * `where` looks only at the records it selects (the run and query a finding is decided on).
+ * `where` looks only at the records it selects (the run and query a finding is decided on);
+ * `label` says in words what the field is, `unrecorded` what it means that no record has it. A
+ * threshold holds for every server among the records and every record of each (the reads a
+ * verdict rests on must each have missed the cache: one server's misses say nothing of another's).
  */
 function unmet(requires, all) {
   if (!requires) return null;
@@ -56,14 +111,19 @@ function unmet(requires, all) {
   const records = requires.where ? pick(all, requires.where) : all;
   const carrying = records.filter((r) => getPath(r, requires.field) !== undefined && getPath(r, requires.field) !== null);
   const values = carrying.map((r) => getPath(r, requires.field));
-  if (!values.length) return `${requires.else} (no ${requires.field} recorded)`;
+  const label = requires.label || requires.field;
+  if (!values.length) return `${requires.unrecorded || requires.else} (no ${label} recorded)`;
   if (requires.atLeast !== undefined) {
-    const max = Math.max(...values);
-    return max >= requires.atLeast ? null : `${requires.else} (${requires.field} ${max}, ${requires.of || 'the article\'s'} ${requires.atLeast})`;
+    const servers = [...new Set(carrying.map((r) => r.server))];
+    const short = servers.map((server) => ({ server, least: Math.min(...carrying.filter((r) => r.server === server).map((r) => getPath(r, requires.field))) }))
+      .filter((s) => !(s.least >= requires.atLeast));
+    if (!short.length) return null;
+    const shown = short.map((s) => `${s.least}${servers.length > 1 ? ` on ${s.server}` : ''}`).join(', ');
+    return `${requires.else} (${label} ${shown}, ${requires.of || 'the article\'s'} ${requires.atLeast})`;
   }
   if (values.some((v) => v === requires.equals)) return null;
   const why = requires.because ? [...new Set(carrying.map((r) => getPath(r, requires.because)).filter(Boolean))] : [];
-  return `${requires.else} (${requires.field}: ${[...new Set(values)].join(', ')}${why.length ? `: ${why.join('; ')}` : ''})`;
+  return `${requires.else} (${label}: ${[...new Set(values)].join(', ')}${why.length ? `: ${why.join('; ')}` : ''})`;
 }
 
 /**
@@ -142,21 +202,22 @@ function paired(records, check) {
  */
 function ratio(check, records, all = records) {
   if (check.pairBy) records = paired(records, check);
+  const from = (fromServer) => (fromServer ? all.filter((r) => r.server === fromServer) : records);
   const side = (sel) => {
     const { fromServer, ...where } = sel;
-    return valueOf(fromServer ? all.filter((r) => r.server === fromServer) : records, where, check.field, check.sum);
+    return valueOf(from(fromServer), where, sideField(check, from(fromServer), where, Boolean(fromServer)), check.sum);
   };
   const num = side(check.num);
   const den = side(check.den);
   if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: 'not measured' };
   const sideRange = (sel) => {
     const { fromServer, ...where } = sel;
-    return rangeOf(fromServer ? all.filter((r) => r.server === fromServer) : records, where, check.field, check.sum);
+    return rangeOf(from(fromServer), where, sideField(check, from(fromServer), where, Boolean(fromServer)), check.sum);
   };
   const rn = sideRange(check.num);
   const rd = sideRange(check.den);
   const range = rn || rd ? { lo: (rn?.min ?? num) / (rd?.max ?? den), hi: (rn?.max ?? num) / (rd?.min ?? den) } : null;
-  return ratioOf(num, den, check, `${check.field} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}`, range);
+  return ratioOf(num, den, check, `${fieldWords(check.field)}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}${unitOf(check.field)}`, range);
 }
 
 /**
@@ -171,7 +232,7 @@ function growth(check, records) {
   const maxX = grow.at(-1)[check.x];
   const fastest = grow.reduce((m, r) => (r[check.field] < m[check.field] ? r : m));
   const g = grow.at(-1)[check.field] / fastest[check.field];
-  let measured = `${times(g)} at ${maxX} ${check.x} against the fastest (${fastest[check.x]} ${check.x})`;
+  let measured = `${times(g)} (${fieldWords(check.field)}) at ${maxX} ${check.x} against the fastest (${fastest[check.x]} ${check.x})`;
   let flatOk = true;
   if (check.flat) {
     const flat = series(check.flat.where);
@@ -199,10 +260,11 @@ function figuresOf(check, records, all, descriptor) {
   // a step's own minimum is about how its shells time it; a baseline's figures (fromServer, timed
   // in the kit's own process) are held to the default
   const add = (label, sel, from, baseline) => {
-    const found = pick(from, sel).filter((r) => Number.isFinite(r[check.field]));
+    const field = sideField(check, from, sel, baseline);
+    const found = pick(from, sel).filter((r) => Number.isFinite(r[field]));
     if (!found.length) return;
     const used = check.sum ? found : found.slice(0, 1);
-    const ms = spanMsOf(check.field, used.reduce((n, r) => n + r[check.field], 0));
+    const ms = spanMsOf(field, used.reduce((n, r) => n + r[field], 0));
     if (ms === null) return;
     figures.push({ label, ms, minMs: baseline ? MIN_SPAN_MS : Math.max(...used.map((r) => minSpanMs(descriptor, r.step))) });
   };
@@ -276,7 +338,7 @@ function near(check, records) {
     const rd = rangeOf(records, p.den, check.field, check.sum);
     const range = rn || rd ? { lo: (rn?.min ?? num) / (rd?.max ?? den), hi: (rn?.max ?? num) / (rd?.min ?? den) } : null;
     const spread = range ? `; over the repeats ${times(range.lo)} to ${times(range.hi)}` : '';
-    seen.push({ r, range, text: `${times(r)}${p.x === undefined ? '' : ` at ${p.x} ${check.x}`} (${check.field}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}${spread})` });
+    seen.push({ r, range, text: `${times(r)}${p.x === undefined ? '' : ` at ${p.x} ${check.x}`} (${fieldWords(check.field)}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}${unitOf(check.field)}${spread})` });
   }
   const worst = seen.reduce((a, b) => (Math.abs(b.r - 1) > Math.abs(a.r - 1) ? b : a));
   const measured = seen.map((s) => s.text).join(', ');
@@ -315,9 +377,11 @@ function contextOf(finding, records) {
 function judge(finding, records, all = records, { descriptor = null, sizes = null } = {}) {
   if (finding.check.kind === 'publishedOnly') return publishedOnly(finding.check);
   const why = unmet(finding.requires, records) || sizeTooSmall(finding, descriptor, sizes);
-  const check = CHECKS[finding.check.kind];
-  if (!check) throw new Error(`finding ${finding.id}: no check of kind ${finding.check.kind}`);
-  const result = tooShort(check(finding.check, records, all), figuresOf(finding.check, records, all, descriptor));
+  const run = CHECKS[finding.check.kind];
+  if (!run) throw new Error(`finding ${finding.id}: no check of kind ${finding.check.kind}`);
+  const check = checkOf(finding);
+  const decided = tooShort(run(check, records, all), figuresOf(check, records, all, descriptor));
+  const result = { ...decided, measured: `${decided.measured}${articleClockBeside(finding, (other) => run(other, records, all))}` };
   const context = contextOf(finding, records);
   const measured = context ? `${result.measured} [${context}]` : result.measured;
   if (why) return { status: UNTESTABLE, measured: `${why}; measured instead: ${measured}` };
@@ -382,17 +446,26 @@ function judgeAcross(finding, records, descriptor = null) {
   const den = records.filter((r) => r.server === sb);
   // a precondition holds on both servers (the reads missed the cache on each)
   const why = [[sa, num], [sb, den]].map(([s, rs]) => { const w = unmet(finding.requires, rs); return w && `on ${s}: ${w}`; }).filter(Boolean).join('; ');
-  const va = valueOf(num, finding.check.where || {}, finding.check.field);
-  const vb = valueOf(den, finding.check.where || {}, finding.check.field);
-  if (va === null || vb === null) return { status: UNTESTABLE, measured: 'not measured on both' };
-  const spanOf = (set, server) => set.filter((r) => matches(r, { where: finding.check.where || {} }) && Number.isFinite(r[finding.check.field])).slice(0, 1)
-    .map((r) => ({ label: `${finding.check.field} on ${server}`, ms: spanMsOf(finding.check.field, r[finding.check.field]), minMs: minSpanMs(descriptor, r.step) }))
+  const check = checkOf(finding);
+  const where = check.where || {};
+  const compare = (c) => {
+    const va = valueOf(num, where, c.field);
+    const vb = valueOf(den, where, c.field);
+    if (va === null || vb === null) return { status: UNTESTABLE, measured: 'not measured on both' };
+    return ratioOf(va, vb, c, `${fieldWords(c.field)} on ${sa} / on ${sb}`);
+  };
+  const vb = valueOf(den, where, check.field);
+  const decided = compare(check);
+  if (decided.status === UNTESTABLE) return decided;
+  const spanOf = (set, server) => set.filter((r) => matches(r, { where }) && Number.isFinite(r[check.field])).slice(0, 1)
+    .map((r) => ({ label: `${fieldWords(check.field)} on ${server}`, ms: spanMsOf(check.field, r[check.field]), minMs: minSpanMs(descriptor, r.step) }))
     .filter((f) => f.ms !== null);
-  const result = tooShort(ratioOf(va, vb, finding.check, `${finding.check.field} on ${sa} / on ${sb}`), [...spanOf(num, sa), ...spanOf(den, sb)]);
+  const timed = tooShort(decided, [...spanOf(num, sa), ...spanOf(den, sb)]);
+  const result = { ...timed, measured: `${timed.measured}${articleClockBeside(finding, compare)}` };
   // other servers of the run shown beside, against the same reference (snappy beside zstd)
   const beside = (finding.across.also || []).map((o) => {
     const so = serverOf(o.select);
-    const vo = so ? valueOf(records.filter((r) => r.server === so), finding.check.where || {}, finding.check.field) : null;
+    const vo = so ? valueOf(records.filter((r) => r.server === so), where, check.field) : null;
     return vo === null ? null : `${o.label} (${so}): ${times(vo / vb)}`;
   }).filter(Boolean);
   const shown = beside.length ? { ...result, measured: `${result.measured}; beside it ${beside.join(', ')}` } : result;

@@ -86,4 +86,4 @@ async function probeScenario({ scenario, server, client, options, config, progre
   return { fixedMs, probes, seconds: (Date.now() - started) / 1000 };
 }
 
-module.exports = { probeScenario, pinnedSizes };
+module.exports = { probeScenario, pinnedSizes, figuresOf };

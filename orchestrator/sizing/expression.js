@@ -1,10 +1,10 @@
 'use strict';
 // The arithmetic a scenario's scaling declaration writes its steps' work in ("2 * DOCS",
 // "TOTAL * pow(10, floor(log10(TOTAL)))"): numbers, size variables, + - * / and parentheses, and
-// three functions. Parsed once into a tree, never handed to eval, so a descriptor can only ever
+// five functions (min and max for a cost that starts past a threshold, such as data beyond a cache). Parsed once into a tree, never handed to eval, so a descriptor can only ever
 // compute a number from its sizes.
 
-const FUNCTIONS = { floor: Math.floor, log10: Math.log10, pow: Math.pow };
+const FUNCTIONS = { floor: Math.floor, log10: Math.log10, pow: Math.pow, min: Math.min, max: Math.max };
 
 class ExpressionError extends Error {}
 

@@ -197,14 +197,30 @@ function calibratedOpMs(calibration, shell) {
 }
 
 /**
+ * A step's cost that no probe can show, declared with it (beyondCache): the reads of a run whose
+ * cache is cut (trade-candles' little-memory run) miss the cache only once the data outgrows it,
+ * at sizes the probes stay below, and then each miss costs missMs: ms for one run of the step at
+ * these sizes, 0 where the data still fits.
+ */
+function beyondCacheMs(beyond, sizes) {
+  if (!beyond) return 0;
+  return beyond.missMs * Math.max(0, parseExpression(beyond.misses).evaluate(sizes));
+}
+
+/**
  * Each step's time as fixedMs + c + a × ops + b × grows + d × parts (its expressions, at the
  * sizes), fitted to the probes with every coefficient ≥ 0 and a at least the calibration's
- * floor per operation. A step that declares no growth is linear (b = 0); one that does needs
- * probes at two sizes at least besides the smallest (three with parts), or is fitted as linear
- * and says so.
+ * floor per operation, plus what its declared cost beyond the cache adds (beyondCache: the part
+ * of the step that runs with a cut cache, predicted on its own). A step that declares no growth
+ * is linear (b = 0); one that does needs probes at two sizes at least besides the smallest
+ * (three with parts), or is fitted as linear and says so.
  */
-function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, shell = 'kit' } = {}) {
+function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, shell = 'kit', kind = null } = {}) {
   const opMs = calibratedOpMs(calibration, shell);
+  // a kind of server that cannot cut its cache (FerretDB: the finding the cut is for cannot be
+  // tested there) reads with all its memory twice, and pays nothing beyond the cache
+  const cannot = descriptor.servers?.[kind]?.cannotTest || {};
+  const beyondOf = (decl) => (decl.beyondCache && !(decl.beyondCache.finding in cannot) ? decl.beyondCache : null);
   const floorMs = opMs === null ? 0 : opMs * CALIBRATION_FLOOR_SHARE;
   return Object.fromEntries(descriptor.steps.map((step) => {
     const decl = descriptor.scaling.steps[step.name];
@@ -212,7 +228,7 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
     const fixed = fixedMs[step.name] || 0;
     const points = probes.filter((p) => Number.isFinite(p.steps?.[step.name]?.ms)).map((p) => {
       const point = { c: 1, ...Object.fromEntries(terms.map(([name, e]) => [name, e.evaluate(p.sizes)])) };
-      return { ...point, y: p.steps[step.name].ms - fixed - floorMs * point.a };
+      return { ...point, y: p.steps[step.name].ms - fixed - floorMs * point.a - beyondCacheMs(beyondOf(decl), p.sizes) };
     });
     const distinct = new Set(points.map((p) => terms.map(([name]) => p[name]).join('|'))).size;
     // a term the probes cannot tell apart from the others is left out: parts first, then growth
@@ -234,6 +250,7 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
     return [step.name, {
       kind, fixedMs: fixed, c: coef.c, a: (coef.a || 0) + floorMs, b: coef.b || 0, d: coef.d || 0, floorMs,
       ops: decl.ops, grows: decl.grows || null, parts: decl.parts || null, points: points.length,
+      ...(beyondOf(decl) ? { beyondCache: { run: decl.beyondCache.run, misses: decl.beyondCache.misses, missMs: decl.beyondCache.missMs } } : {}),
     }];
   }));
 }
@@ -253,7 +270,7 @@ function figureGrowth(probes, stepName) {
 /** One step's predicted ms for one run of it at these sizes. */
 function stepMs(model, sizes) {
   const term = (text) => (text ? parseExpression(text).evaluate(sizes) : 0);
-  return model.fixedMs + model.c + model.a * term(model.ops) + model.b * term(model.grows) + (model.d || 0) * term(model.parts);
+  return model.fixedMs + model.c + model.a * term(model.ops) + model.b * term(model.grows) + (model.d || 0) * term(model.parts) + beyondCacheMs(model.beyondCache, sizes);
 }
 
 /** The scenario's predicted ms at these sizes: every step, as often as it runs. */
@@ -268,6 +285,7 @@ function modelText(models) {
     const parts = [`${num((m.fixedMs + m.c) / 1000)} s`, `${num(m.a)} ms × (${m.ops})`];
     if (m.b > 0) parts.push(`${num(m.b)} ms × (${m.grows})`);
     if (m.d > 0) parts.push(`${num(m.d)} ms × (${m.parts})`);
+    if (m.beyondCache) parts.push(`${m.beyondCache.run} beyond the cache: ${num(m.beyondCache.missMs)} ms × (${m.beyondCache.misses}) missed pages`);
     return `${name}: ${m.kind}, ${parts.join(' + ')}`;
   }).join('; ');
 }
@@ -348,7 +366,7 @@ function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned
   const budgetMs = budgetSeconds * 1000;
   const fitted = servers.map((s) => ({
     ...s,
-    models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell }),
+    models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell, kind: s.kind }),
     spans: fitSpans(descriptor, s.probe),
   }));
   const groups = perServer ? fitted.map((s) => [s]) : [fitted];
@@ -412,6 +430,6 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
 }
 
 module.exports = {
-  planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, fitSpans, spanMsOf, minSpanMs, modelText,
+  planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, beyondCacheMs, fitSpans, spanMsOf, minSpanMs, modelText,
   probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES,
 };

@@ -91,6 +91,45 @@ describe('verdicts', () => {
     }
   }
 
+  // a fast server's w:0 send clock times the shell, not the server: each finding decided on the
+  // applied time comes out otherwise than its send time would say, names its clock, and shows the
+  // article's clock beside it
+  for (const s of scenarios) {
+    for (const [id, records, outcome, pattern] of casesOf(s).sendClockOnly || []) {
+      it(`${s.name} · ${id}: decided on the applied time where only the send clock is fast`, () => {
+        const finding = s.loadPublished().findings.find((f) => f.id === id);
+        assert.equal(finding.clock?.decides.startsWith('applied'), true, `${id} names its clock`);
+        const v = verdictOn(s.name, id, { records });
+        assert.equal(v.status, outcome, v.measured);
+        assert.match(v.measured, pattern);
+        const onSend = judge({ ...finding, clock: undefined, check: { ...finding.check, field: finding.clock.article } }, records.map((r) => ({ server: SERVER, ...r })).filter((r) => r.server === SERVER), records.map((r) => ({ server: SERVER, ...r })));
+        assert.notEqual(onSend.status, outcome, `the send time alone would say ${onSend.status}: ${onSend.measured}`);
+      });
+    }
+  }
+
+  it('names its clocks in words, never a field of the records', () => {
+    for (const s of scenarios) {
+      for (const [id, records] of casesOf(s).sendClockOnly || []) {
+        const v = verdictOn(s.name, id, { records });
+        assert.doesNotMatch(v.measured, /appliedSeconds|appliedMs|\bseconds \d|\bms \d|hrMs/, `${s.name}/${id}: ${v.measured}`);
+      }
+    }
+  });
+
+  it('holds a threshold on the cache to every server among the records, not the one that missed most', () => {
+    const tc = scenarioOf('trade-candles');
+    const finding = tc.loadPublished().findings.find((f) => f.id === 'little-memory-slower');
+    const { lowMemory } = require('../../shell/trade-candles/test/verdict-cases');
+    const on = (server, pages) => lowMemory(2, 'applied', 1.5, 'why', pages).map((r) => ({ ...r, server }));
+    const both = [...on('a', 180), ...on('b', 0.2)];
+    const v = judge(finding, both, both, { descriptor: tc, sizes: tc.sizes.article });
+    assert.equal(v.status, UNTESTABLE, v.measured);
+    assert.match(v.measured, /cannot be decided: the reads were served from the cache \(pages read into the cache per query 0\.2 on b, reads that miss/);
+    const missedBoth = [...on('a', 180), ...on('b', 12)];
+    assert.equal(judge(finding, missedBoth, missedBoth, { descriptor: tc, sizes: tc.sizes.article }).status, HOLDS);
+  });
+
   // the smallest size each finding needs lives in its scenario's descriptor (scaling.findings)
   for (const s of scenarios) {
     for (const [id, need] of Object.entries(s.scaling.findings || {})) {

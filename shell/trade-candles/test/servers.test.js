@@ -193,19 +193,19 @@ describe('trade-candles at smoke size on mongod:none beside mongod:zstd, the kit
     const r = row('zstd-writes-faster');
     assert.equal(r.server, 'all servers');
     assert.notEqual(r.status, 'cannot be tested here', r.measured);
-    assert.match(r.measured, /^\d+\.\d\d× \(durableMs on mongod:zstd \/ on mongod:none\)/);
+    assert.match(r.measured, /^\d+\.\d\d× \(time to durability on mongod:zstd \/ on mongod:none\)/);
   });
 
   it('decides the read question only where the reads missed the cache: at smoke size they did not', () => {
     const r = row('zstd-reads-slower');
     // smoke's 3,900 candles fit in even the cut cache, so every read was a hit on both servers
     assert.equal(r.status, 'cannot be tested here');
-    assert.match(r.measured, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: .*; measured instead: \d+\.\d\d× \(meanUs on mongod:zstd \/ on mongod:none\)/);
+    assert.match(r.measured, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: .*; measured instead: \d+\.\d\d× \(mean latency on mongod:zstd \/ on mongod:none\)/);
   });
 
   it('decides the size question on the sizes after that checkpoint', () => {
     const r = row('zstd-smaller');
     assert.notEqual(r.status, 'cannot be tested here', r.measured);
-    assert.match(r.measured, /storagePlusIndexBytes on mongod:zstd \/ on mongod:none/);
+    assert.match(r.measured, /data on disk \+ indexes on mongod:zstd \/ on mongod:none/);
   });
 });
