@@ -17,6 +17,8 @@ const WIDTH = 1000;
 const HEIGHT = 560;
 /** Past this ratio of the largest value drawn to the smallest, the y axis is logarithmic. */
 const LOG_SPAN = 10;
+/** A bar no wider than this (pixels): one server's one bar would otherwise fill the chart. */
+const BAR_MAX = 90;
 
 // Tableau 10: distinct in colour and in grey, so lines stay apart when printed.
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
@@ -143,9 +145,44 @@ function yAxis(datasets, spec, title) {
     }
   }
   const axis = log
-    ? { type: 'logarithmic', position: 'left', title: { display: true, text: `${title} (log scale)` } }
+    ? {
+      type: 'logarithmic', position: 'left', title: { display: true, text: `${title} (log scale)` }, ticks: { callback: logTick },
+      // room above the tallest value and below the smallest, at a labelled tick
+      min: niceBelow(Math.min(...positive, ...(Number.isFinite(spec.base) ? [spec.base] : []))),
+      max: niceAbove(Math.max(...positive, ...(Number.isFinite(spec.base) ? [spec.base] : []))),
+    }
     : { type: 'linear', position: 'left', beginAtZero: spec.type === 'bar' || Boolean(spec.beginAtZero), title: { display: true, text: title } };
   return { axis, log, span, dropped };
+}
+
+/** A log axis labels 1, 2 and 5 of each power of ten only: the other ticks' labels would overlap. */
+function logTick(value) {
+  const mantissa = value / 10 ** Math.floor(Math.log10(value));
+  if (![1, 2, 5].some((k) => Math.abs(mantissa - k) < 1e-9)) return '';
+  return value >= 1 ? value.toLocaleString('en-US') : String(Number(value.toPrecision(1)));
+}
+
+/** The 1-2-5 step at or above v × 1.15, or at or below v ÷ 1.15: a log axis's ends. */
+function niceAbove(v) {
+  const target = v * 1.15;
+  const p = 10 ** Math.floor(Math.log10(target));
+  return [1, 2, 5, 10].map((k) => k * p).find((s) => s >= target * (1 - 1e-9));
+}
+function niceBelow(v) {
+  const target = v / 1.15;
+  const p = 10 ** Math.floor(Math.log10(target));
+  return [5, 2, 1].map((k) => k * p).find((s) => s <= target * (1 + 1e-9));
+}
+
+/** A long category label in lines of about 18 characters, so the labels stay level. */
+function wrapLabel(text, width = 18) {
+  const lines = [];
+  for (const word of String(text).split(' ')) {
+    const last = lines.length ? lines[lines.length - 1] : null;
+    if (last !== null && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length > 1 ? lines : lines[0];
 }
 
 function baseOptions(spec, subtitle) {
@@ -179,10 +216,10 @@ function yTitle(spec, normalise) {
 /** What the subtitle says is drawn: measured, the article's, or both, and how (never "measured" over nothing measured). */
 function drawnText({ anyMeasured, anyArticle, spec, normalise }) {
   const marked = spec.type === 'bar' ? 'hatched' : 'dashed';
-  const how = normalise ? `, ${normalise.says || 'normalised'}` : '';
-  if (anyMeasured && anyArticle) return `solid: measured; ${marked}: the article's${how}`;
-  if (anyMeasured) return `measured${how}; the article printed no figure for this chart`;
-  if (anyArticle) return `the article's published values${how}; nothing here was measured`;
+  const how = normalise ? `${normalise.says || 'normalised'}; ` : '';
+  if (anyMeasured && anyArticle) return `${how}solid: measured; ${marked}: the article's`;
+  if (anyMeasured) return `${how}measured; the article printed no figure for this chart`;
+  if (anyArticle) return `${how}the article's published values; nothing here was measured`;
   return '';
 }
 
@@ -247,7 +284,7 @@ function lineChartConfig({ spec, measured, published = [], groups, sameScale, se
   const scales = {
     x: {
       type: 'linear', title: { display: true, text: spec.xLabel || spec.x }, ticks: { precision: 0 },
-      ...(xs.length ? { min: Math.min(...xs), max: Math.max(...xs) } : {}),
+      ...(xs.length ? { min: Math.floor(Math.min(...xs)), max: Math.ceil(Math.max(...xs)) } : {}),
     },
     y: axis,
   };
@@ -282,7 +319,7 @@ function barChartConfig({ spec, measured, published = [], groups, sameScale, ser
       const data = declared.map((c) => valueAt(kept, y, group, c));
       if (data.every((v) => v === null)) continue;
       const c = PALETTE[colour++ % PALETTE.length];
-      datasets.push({ label: `${names.get(source.server)} · ${groupLabel(spec, group)}`, data, backgroundColor: c, borderColor: c, borderWidth: 1, yAxisID: 'y', source: 'measured' });
+      datasets.push({ label: `${names.get(source.server)} · ${groupLabel(spec, group)}`, data, backgroundColor: c, borderColor: c, borderWidth: 1, maxBarThickness: BAR_MAX, yAxisID: 'y', source: 'measured' });
     }
   }
   const y = yOf(normalise, article, spec.y);
@@ -291,7 +328,7 @@ function barChartConfig({ spec, measured, published = [], groups, sameScale, ser
     if (data.every((v) => v === null)) return;
     const c = PUBLISHED_COLOURS[i % PUBLISHED_COLOURS.length];
     datasets.push({
-      label: `article · ${groupLabel(spec, group)}`, data, hatch: c, backgroundColor: c, borderColor: c, borderWidth: 2, yAxisID: 'y', source: 'article',
+      label: `article · ${groupLabel(spec, group)}`, data, hatch: c, backgroundColor: c, borderColor: c, borderWidth: 2, maxBarThickness: BAR_MAX, yAxisID: 'y', source: 'article',
     });
   });
   // a category with no bar in it is left out (little memory where no server cut its cache)
@@ -307,7 +344,8 @@ function barChartConfig({ spec, measured, published = [], groups, sameScale, ser
   const subtitle = drawnText({ anyMeasured: datasets.some((d) => d.source === 'measured'), anyArticle: datasets.some((d) => d.source === 'article'), spec, normalise });
   const config = {
     type: 'bar',
-    data: { labels: categories.map((c) => (spec.categoryLabels && spec.categoryLabels[c]) || String(c)), datasets },
+    // labels wrap only where the categories leave them too little room (about 7 pixels a character)
+    data: { labels: categories.map((c) => wrapLabel((spec.categoryLabels && spec.categoryLabels[c]) || String(c), Math.max(18, Math.floor(900 / categories.length / 7)))), datasets },
     options: { ...baseOptions(spec, subtitle), scales },
   };
   return Object.assign(config, { drawn: { normalise, log, span, dropped } });
@@ -326,7 +364,7 @@ function chartConfig(args) {
 
 /** "holds when ...", the first sentence of a finding's rule, as a sentence. */
 function ruleSentence(finding) {
-  const first = String(finding.decidedBy || '').split(/\.(?:\s|$)/)[0].trim();
+  const first = String(finding.decidedBy || '').split(/\.(?:\s|$)|; /)[0].trim();
   if (!first) return null;
   return `${first[0].toUpperCase()}${first.slice(1)}.`;
 }
@@ -375,7 +413,8 @@ function differences({ spec, measured, published, names, sizes, config }) {
       out.push(`${who}${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? ` (${firstClause(refused.unacknowledged.reason)})` : ''}`);
     }
     if (ESTIMATED_FIELDS.includes(spec.y) && drawn.some((r) => Number.isFinite(r[spec.y]) && r.sizesEstimated === true)) {
-      out.push(`${who}${spec.y} is the server's estimate (DocumentDB's, from PostgreSQL's statistics), which jumps when PostgreSQL re-analyzes the table`);
+      // said on the chart too: a curve of estimates must not be read as the data growing or shrinking
+      out.push({ onChart: true, text: `${who}${spec.y} is the server's estimate (DocumentDB's, from PostgreSQL's statistics), which jumps when PostgreSQL re-analyzes the table` });
     }
     (spec.drawOnly || []).forEach((rule, i) => {
       const left = drawable(records, spec).left[i].filter((r) => matches(r, spec));
@@ -385,7 +424,7 @@ function differences({ spec, measured, published, names, sizes, config }) {
     });
   }
   if (config.drawn.dropped) out.push(`${plural(config.drawn.dropped, 'value')} of zero left out: a log scale cannot draw zero`);
-  return out;
+  return out.map((d) => (typeof d === 'string' ? { text: d } : d));
 }
 
 /** How to read the chart, in one sentence: what its values are and why, and its scale. */
@@ -440,6 +479,9 @@ function scenarioCharts({ scenario, records = [], serverRecords = [], runData = 
     const rules = (spec.findings || []).map((id) => findings.find((f) => f.id === id)).filter(Boolean)
       .map((f) => ({ id: f.id, claim: f.claim, rule: ruleSentence(f) })).filter((r) => r.rule);
     const reading = readingSentence(spec, config.drawn);
+    const differs = differences({ spec, measured, published: published.records, names, sizes: measured.size ? sizes : null, config });
+    const onChart = differs.filter((d) => d.onChart).map((d) => d.text);
+    if (onChart.length) config.options.plugins.subtitle = { display: true, text: [config.options.plugins.subtitle.text, ...onChart].filter(Boolean) };
     charts.push({
       id: spec.id,
       file: `${scenario.name}-${spec.id}.png`,
@@ -447,7 +489,7 @@ function scenarioCharts({ scenario, records = [], serverRecords = [], runData = 
       config,
       caption: [...rules.map((r) => r.rule), reading].filter(Boolean).join(' '),
       rules,
-      differs: differences({ spec, measured, published: published.records, names, sizes: measured.size ? sizes : null, config }),
+      differs: differs.map((d) => d.text),
       scale: config.drawn.log ? 'log' : 'linear',
       normalised: config.drawn.normalise ? config.drawn.normalise.says || 'normalised' : null,
     });
