@@ -36,7 +36,7 @@ function fieldOf(record, field) {
 
 /** The first clause of a recorded reason ("this server answers fire-and-forget (w:0) writes: ..."). */
 function firstClause(text) {
-  return String(text || '').split(/: |; |\. /)[0];
+  return String(text || '').replace(/\s*\([^()]*\)/g, '').split(/: |; |\. |, so /)[0];
 }
 
 function plural(n, word) {
@@ -369,9 +369,12 @@ function ruleSentence(finding) {
   return `${first[0].toUpperCase()}${first.slice(1)}.`;
 }
 
-/** "TOTAL 5,000 (the article's 10,000)", and "50% of the article's size" where every variable was scaled alike. */
-function sizeDifference(ran, article) {
-  const vars = Object.keys(article).filter((k) => k !== 'passes' && Number.isFinite(ran[k]) && ran[k] !== article[k]);
+/**
+ * "TOTAL 5,000 (the article's 10,000)", and "50% of the article's size" where every variable was
+ * scaled alike; only the variables given (a chart's spec.sizeVariables: those its values depend on).
+ */
+function sizeDifference(ran, article, only = null) {
+  const vars = Object.keys(article).filter((k) => k !== 'passes' && (!only || only.includes(k)) && Number.isFinite(ran[k]) && ran[k] !== article[k]);
   const passes = Number.isFinite(ran.passes) && Number.isFinite(article.passes) && ran.passes !== article.passes
     ? [`${plural(ran.passes, 'pass')} (the article's ${article.passes})`] : [];
   if (!vars.length) return passes.length ? passes.join('') : null;
@@ -390,6 +393,15 @@ function sizeDifference(ran, article) {
  */
 function differences({ spec, measured, published, names, sizes, config }) {
   const out = [];
+  // a phrase that holds for some of the chart's servers only is said with their names
+  const drawnServers = [...measured].filter(([, records]) => records.some((r) => matches(r, spec))).map(([server]) => server);
+  const said = new Map(); // a phrase's text -> { phrase, servers it holds for }
+  const say = (server, phrase) => {
+    const p = typeof phrase === 'string' ? { text: phrase } : phrase;
+    const entry = said.get(p.text) || { phrase: p, servers: [] };
+    entry.servers.push(server);
+    said.set(p.text, entry);
+  };
   const anyMeasured = config.data.datasets.some((d) => d.source === 'measured');
   if (!anyMeasured && measured.size) out.push('nothing in this chart was measured: it draws the article\'s own figures');
   const article = sizes?.article;
@@ -397,31 +409,35 @@ function differences({ spec, measured, published, names, sizes, config }) {
     const bySize = new Map();
     for (const server of measured.keys()) {
       const ran = sizes.byServer?.get(server);
-      const text = ran && sizeDifference(ran, article);
+      const text = ran && sizeDifference(ran, article, spec.sizeVariables);
       if (text) bySize.set(text, [...(bySize.get(text) || []), names.get(server)]);
     }
-    for (const [text, who] of bySize) out.push(measured.size > 1 ? `${who.join(', ')}: ${text}` : text);
+    // servers that record no sizes of their own (the SQL stand-in) ran at the others'
+    for (const [text, who] of bySize) out.push(bySize.size > 1 ? `${who.join(', ')}: ${text}` : text);
   }
   for (const [server, records] of measured) {
     const drawn = records.filter((r) => matches(r, spec));
-    const who = measured.size > 1 ? `${names.get(server)}: ` : '';
     // writes acknowledged where the article's were not (or the other way)
     const articleWrites = spec.articleWrites || [...new Set(published.filter((r) => matches(r, spec) && r.writeConcern).map((r) => r.writeConcern))][0];
     const writes = [...new Set(drawn.map((r) => r.writeConcern).filter(Boolean))];
     if (articleWrites && writes.length && writes.some((w) => w !== articleWrites)) {
       const refused = drawn.find((r) => r.unacknowledged?.outcome === 'refused');
-      out.push(`${who}${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? ` (${firstClause(refused.unacknowledged.reason)})` : ''}`);
+      say(server, `${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? `, because ${firstClause(refused.unacknowledged.reason)}` : ''}`);
     }
     if (ESTIMATED_FIELDS.includes(spec.y) && drawn.some((r) => Number.isFinite(r[spec.y]) && r.sizesEstimated === true)) {
       // said on the chart too: a curve of estimates must not be read as the data growing or shrinking
-      out.push({ onChart: true, text: `${who}${spec.y} is the server's estimate (DocumentDB's, from PostgreSQL's statistics), which jumps when PostgreSQL re-analyzes the table` });
+      say(server, { onChart: true, text: `${spec.y} is the server's estimate (DocumentDB's, from PostgreSQL's statistics), which jumps when PostgreSQL re-analyzes the table` });
     }
     (spec.drawOnly || []).forEach((rule, i) => {
       const left = drawable(records, spec).left[i].filter((r) => matches(r, spec));
       if (!left.length) return;
       const reason = rule.reason && fieldOf(left[0], rule.reason);
-      out.push(`${who}${rule.else}${reason ? ` (${firstClause(reason)})` : ''}`);
+      say(server, `${rule.else}${reason ? ` (${firstClause(reason)})` : ''}`);
     });
+  }
+  for (const { phrase, servers } of said.values()) {
+    const all = drawnServers.every((s) => servers.includes(s));
+    out.push(all ? phrase : { ...phrase, text: `${servers.map((s) => names.get(s)).join(', ')}: ${phrase.text}` });
   }
   if (config.drawn.dropped) out.push(`${plural(config.drawn.dropped, 'value')} of zero left out: a log scale cannot draw zero`);
   return out.map((d) => (typeof d === 'string' ? { text: d } : d));
@@ -441,7 +457,9 @@ function readingSentence(spec, drawn) {
  */
 function atArticleSize(scenario, byServer) {
   const article = scenario.sizes.article;
-  return byServer.size > 0 && [...byServer.values()].every((ran) => ran && Object.entries(article).every(([k, v]) => ran[k] === v));
+  // a server that records no sizes (the SQL stand-in beside log-inserts) runs at the others'
+  const known = [...byServer.values()].filter(Boolean);
+  return known.length > 0 && known.every((ran) => Object.entries(article).every(([k, v]) => ran[k] === v));
 }
 
 /**
@@ -466,7 +484,8 @@ function scenarioCharts({ scenario, records = [], serverRecords = [], runData = 
     const ran = runData ? sizesOf(runData, scenario.name, server) : null;
     return [server, ran ? { ...ran, ...(Number.isFinite(passes) ? { passes } : {}) } : null];
   }));
-  const sizes = { article: published.sizes || scenario.sizes.article, byServer };
+  // the article's sizes in the scenario's variables (published.json may name its own as well)
+  const sizes = { article: { ...(published.sizes || {}), ...scenario.sizes.article }, byServer };
   const sameScale = !measured.size || atArticleSize(scenario, byServer);
   const names = serverLabels(measured, serverRecords);
   const findings = published.findings || [];

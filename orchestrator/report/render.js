@@ -163,7 +163,6 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
   const sameScale = ranAt.length > 0 && ranAt.every((x) => Object.entries(article).every(([k, v]) => x.sizes[k] === v)) && passes === scenario.sizes.article.passes;
   const distinct = [...new Set(ranAt.map((x) => JSON.stringify(x.sizes)))];
   const named = run.params.size !== 'auto';
-  const sizeLabel = named ? `the ${run.params.size} size` : 'the size the budget allowed';
   const passText = `${passes} pass${passes === 1 ? '' : 'es'}`;
   const ranText = distinct.length <= 1
     ? `${named ? `the **${run.params.size}** size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
