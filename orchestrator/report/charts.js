@@ -146,20 +146,28 @@ function yAxis(datasets, spec, title) {
   }
   const axis = log
     ? {
-      type: 'logarithmic', position: 'left', title: { display: true, text: `${title} (log scale)` }, ticks: { callback: logTick },
+      type: 'logarithmic', position: 'left', title: { display: true, text: `${title} (log scale)` }, ticks: { callback: logTick, autoSkip: false },
       // room above the tallest value and below the smallest, at a labelled tick
       min: niceBelow(Math.min(...positive, ...(Number.isFinite(spec.base) ? [spec.base] : []))),
       max: niceAbove(Math.max(...positive, ...(Number.isFinite(spec.base) ? [spec.base] : []))),
     }
-    : { type: 'linear', position: 'left', beginAtZero: spec.type === 'bar' || Boolean(spec.beginAtZero), title: { display: true, text: title } };
+    // from zero, so a line twice as high is twice as much (a spec may say otherwise)
+    : { type: 'linear', position: 'left', beginAtZero: spec.beginAtZero !== false, title: { display: true, text: title }, ticks: { callback: tickText } };
   return { axis, log, span, dropped };
+}
+
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 3 });
+
+/** A tick's number: 700M rather than 700,000,000; 0.05 rather than 0.050000000000000003. */
+function tickText(value) {
+  if (Math.abs(value) >= 100000) return COMPACT.format(value);
+  return Math.abs(value) >= 1 || value === 0 ? value.toLocaleString('en-US') : String(Number(value.toPrecision(3)));
 }
 
 /** A log axis labels 1, 2 and 5 of each power of ten only: the other ticks' labels would overlap. */
 function logTick(value) {
   const mantissa = value / 10 ** Math.floor(Math.log10(value));
-  if (![1, 2, 5].some((k) => Math.abs(mantissa - k) < 1e-9)) return '';
-  return value >= 1 ? value.toLocaleString('en-US') : String(Number(value.toPrecision(1)));
+  return [1, 2, 5].some((k) => Math.abs(mantissa - k) < 1e-9) ? tickText(value) : '';
 }
 
 /** The 1-2-5 step at or above v × 1.15, or at or below v ÷ 1.15: a log axis's ends. */
