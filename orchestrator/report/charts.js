@@ -197,7 +197,8 @@ function baseOptions(spec, subtitle) {
   return {
     animation: false,
     plugins: {
-      title: { display: true, text: spec.title, font: { size: 18 } },
+      // a title past about 85 characters would run off a 1000-pixel chart: it takes two lines
+      title: { display: true, text: wrapLabel(spec.title, 85), font: { size: 18 } },
       subtitle: { display: Boolean(subtitle && subtitle.length), text: subtitle || '' },
       // the bands of repeated runs explain themselves in the caption, not in the legend
       legend: { position: 'bottom', labels: { usePointStyle: true, filter: (item, data) => !data.datasets[item.datasetIndex].spreadOf } },
