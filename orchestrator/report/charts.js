@@ -448,7 +448,6 @@ function differences({ spec, measured, published, names, sizes, config }) {
     const all = drawnServers.every((s) => servers.includes(s));
     out.push(all ? phrase : { ...phrase, text: `${servers.map((s) => names.get(s)).join(', ')}: ${phrase.text}` });
   }
-  if (config.drawn.dropped) out.push(`${plural(config.drawn.dropped, 'value')} of zero left out: a log scale cannot draw zero`);
   return out.map((d) => (typeof d === 'string' ? { text: d } : d));
 }
 
@@ -456,7 +455,10 @@ function differences({ spec, measured, published, names, sizes, config }) {
 function readingSentence(spec, drawn) {
   const parts = [];
   if (drawn.normalise) parts.push(`Values ${drawn.normalise.says || 'normalised'}, because the run's sizes are not the article's`);
-  if (drawn.log) parts.push(`${parts.length ? 'on' : 'On'} a log scale, as they span ${Math.round(drawn.span).toLocaleString('en-US')}×`);
+  if (drawn.log) {
+    const zeros = drawn.dropped ? ` (${plural(drawn.dropped, 'value')} of zero left out: a log scale cannot draw zero)` : '';
+    parts.push(`${parts.length ? 'on' : 'On'} a log scale, as they span ${Math.round(drawn.span).toLocaleString('en-US')}×${zeros}`);
+  }
   return parts.length ? `${parts.join(', ')}.` : null;
 }
 
