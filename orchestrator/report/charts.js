@@ -7,6 +7,18 @@
 // document, or relative to a baseline cell), and where the values drawn span more than 10× the
 // axis is logarithmic. Each chart also carries, as data, what a page prints under it: the rule
 // that decides its findings and what differs from the article.
+//
+// A chart spec (scenario.json `charts`) may say, beside what it draws (type, x or category, y,
+// series, groups, step, where, labels):
+//   findings:      the published.json findings it shows; their rule is its caption
+//   normalise:     { divideBy: { field } | { sizes: [VARS] } | relativeTo: { field: value... },
+//                    scale?, yLabel, says }: how its values are made comparable across sizes
+//   sizeVariables: the size variables its values depend on (the caption names only those)
+//   articleWrites: the article's write concern where its records do not carry one ("w:0")
+//   drawOnly:      [{ where, field, equals, reason?, else }]: records drawn only where field
+//                  equals the value (little memory only where the cache was cut); `else` says why not
+//   groupLabels:   the legend's words for series values; base: where bars start (1 for ratios)
+//   scale:         "linear" to keep a linear axis whatever the span
 const fs = require('node:fs');
 const path = require('node:path');
 const { matches } = require('../results/records');
