@@ -148,12 +148,12 @@ function yAxis(datasets, spec, title) {
   const log = span > LOG_SPAN && spec.scale !== 'linear';
   let dropped = 0;
   if (log) {
+    // a line loses the point; a bar keeps its place in the category, empty
+    const onLogAxis = (v) => !Number.isFinite(v) || v > 0;
     for (const d of datasets) {
-      d.data = d.data.map((p) => {
-        const v = p && typeof p === 'object' ? p.y : p;
-        if (Number.isFinite(v) && v <= 0) { dropped += 1; return typeof p === 'object' ? null : null; }
-        return p;
-      }).filter((p) => p !== null || spec.type === 'bar');
+      const before = d.data.filter((p) => p !== null).length;
+      d.data = spec.type === 'bar' ? d.data.map((v) => (onLogAxis(v) ? v : null)) : d.data.filter((p) => onLogAxis(p.y));
+      dropped += before - d.data.filter((p) => p !== null).length;
     }
   }
   const axis = log

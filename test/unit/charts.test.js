@@ -127,6 +127,9 @@ describe('chart configs: a log axis where the values span more than 10×', () =>
     assert.equal(line.options.scales.y.type, 'logarithmic');
     assert.deepEqual(line.data.datasets[0].data, [{ x: 1, y: 5 }, { x: 2, y: 500 }]);
     assert.equal(line.drawn.dropped, 1);
+    const bar = bars([0, 5, 500]);
+    assert.deepEqual(bar.data.datasets[0].data, [null, 5, 500], 'a bar keeps its category, empty');
+    assert.equal(bar.drawn.dropped, 1);
   });
 
   it('draws the article\'s 13.77 s and a run\'s 16.37 s at 1,000 per blog on one scale (article size: as recorded)', () => {
