@@ -1,9 +1,36 @@
 'use strict';
 // Chart configs are plain data (tested as data); rendering turns one into a PNG.
+//
+// Every chart has ONE y axis: the measured values and the article's are drawn on the same scale,
+// so a bar twice as tall is twice as long. Where the run's sizes are not the article's, the values
+// are normalised as the chart's spec in scenario.json declares (`normalise`: per operation, per
+// document, or relative to a baseline cell), and where the values drawn span more than 10× the
+// axis is logarithmic. Each chart also carries, as data, what a page prints under it: the rule
+// that decides its findings and what differs from the article.
+//
+// A chart spec (scenario.json `charts`) may say, beside what it draws (type, x or category, y,
+// series, groups, step, where, labels):
+//   findings:      the published.json findings it shows; their rule is its caption
+//   normalise:     { divideBy: { field } | { sizes: [VARS] } | relativeTo: { field: value... },
+//                    scale?, yLabel, says }: how its values are made comparable across sizes
+//   sizeVariables: the size variables its values depend on (the caption names only those)
+//   articleWrites: the article's write concern where its records do not carry one ("w:0")
+//   drawOnly:      [{ where, field, equals, reason?, else }]: records drawn only where field
+//                  equals the value (little memory only where the cache was cut); `else` says why not
+//   groupLabels:   the legend's words for series values; base: where bars start (1 for ratios)
+//   scale:         "linear" to keep a linear axis whatever the span
+const fs = require('node:fs');
+const path = require('node:path');
 const { matches } = require('../results/records');
+const { sizesOf } = require('../results/reader');
+const { serverDisplayName } = require('./server-names');
 
 const WIDTH = 1000;
 const HEIGHT = 560;
+/** Past this ratio of the largest value drawn to the smallest, the y axis is logarithmic. */
+const LOG_SPAN = 10;
+/** A bar no wider than this (pixels): one server's one bar would otherwise fill the chart. */
+const BAR_MAX = 90;
 
 // Tableau 10: distinct in colour and in grey, so lines stay apart when printed.
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
@@ -11,155 +38,528 @@ const PUBLISHED_COLOURS = ['#222222', '#777777', '#aaaaaa', '#555555'];
 // Groups that measure the same (FerretDB stores both collections alike) would hide one another.
 const POINT_STYLES = ['circle', 'triangle', 'rectRot', 'star', 'crossRot'];
 
-function points(records, spec) {
+/** What DocumentDB's collStats estimates (count × average size from PostgreSQL's statistics); storageSize is the relation's own size. */
+const ESTIMATED_FIELDS = ['size', 'avgObjSize'];
+
+/** A value at a dotted path ("lowMemory.outcome"). */
+function fieldOf(record, field) {
+  return String(field).split('.').reduce((v, k) => (v === null || v === undefined ? undefined : v[k]), record);
+}
+
+/** The first clause of a recorded reason ("this server answers fire-and-forget (w:0) writes: ..."). */
+function firstClause(text) {
+  return String(text || '').replace(/\s*\([^()]*\)/g, '').split(/: |; |\. |, so /)[0];
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The records a chart may draw: its spec's `drawOnly` rules leave out what would mislead (a
+ * "little memory" read where the cache was not cut is a second "own memory" read). Returns the
+ * records kept and, per rule, those left out.
+ */
+function drawable(records, spec) {
+  const rules = spec.drawOnly || [];
+  const left = rules.map(() => []);
+  const kept = records.filter((r) => rules.every((rule, i) => {
+    if (!matches(r, { where: rule.where }) || fieldOf(r, rule.field) === rule.equals) return true;
+    left[i].push(r);
+    return false;
+  }));
+  return { kept, left };
+}
+
+/**
+ * The y a record is drawn at, from one source of records (one server's, or the article's): as
+ * recorded, or normalised as the spec declares.
+ *   divideBy.field: y ÷ the record's own count (comments, iterations, inserted);
+ *   divideBy.sizes: y ÷ the sum of those size variables the source ran at;
+ *   relativeTo:     y ÷ y of the source's baseline cell (the record matching every field given);
+ * and × scale (1000: seconds to ms). null where it cannot be made.
+ */
+function yOf(normalise, source, field) {
+  const raw = (r) => (Number.isFinite(r[field]) ? r[field] : null);
+  if (!normalise) return raw;
+  const scale = normalise.scale ?? 1;
+  if (normalise.relativeTo) {
+    const base = source.records.find((b) => Object.entries(normalise.relativeTo).every(([k, v]) => b[k] === v) && Number.isFinite(b[field]) && b[field] !== 0);
+    return (r) => (base && raw(r) !== null ? (raw(r) / base[field]) * scale : null);
+  }
+  const by = normalise.divideBy || {};
+  if (by.sizes) {
+    const vars = [].concat(by.sizes);
+    const sum = source.sizes && vars.every((v) => Number.isFinite(source.sizes[v])) ? vars.reduce((n, v) => n + source.sizes[v], 0) : null;
+    return (r) => (sum && raw(r) !== null ? (raw(r) / sum) * scale : null);
+  }
+  return (r) => {
+    const d = fieldOf(r, by.field);
+    return Number.isFinite(d) && d !== 0 && raw(r) !== null ? (raw(r) / d) * scale : null;
+  };
+}
+
+function points(records, spec, y) {
   return records
-    .filter((r) => matches(r, spec) && Number.isFinite(r[spec.x]) && Number.isFinite(r[spec.y]))
-    .map((r) => ({ x: r[spec.x], y: r[spec.y] }))
+    .filter((r) => matches(r, spec) && Number.isFinite(r[spec.x]) && y(r) !== null)
+    .map((r) => ({ x: r[spec.x], y: y(r) }))
     .sort((a, b) => a.x - b.x);
 }
 
 /**
  * The min-max range of repeated runs around a measured line, as a shaded band (two datasets, the
- * second filled to the first); none where the records hold no spread.
+ * second filled to the first); none where the records hold no spread. Normalised as the line is.
  */
-function spreadBand(records, spec, colour, label) {
+function spreadBand(records, spec, y, colour, label) {
   const band = records
-    .filter((r) => matches(r, spec) && Number.isFinite(r[spec.x]) && r.spread?.[spec.y])
+    .filter((r) => matches(r, spec) && Number.isFinite(r[spec.x]) && r.spread?.[spec.y] && y(r) !== null && r[spec.y])
     .sort((a, b) => a[spec.x] - b[spec.x]);
   if (!band.length) return [];
+  const at = (r, end) => r.spread[spec.y][end] * (y(r) / r[spec.y]);
   const edge = { borderWidth: 0, pointRadius: 0, yAxisID: 'y', borderColor: colour, spreadOf: label };
   return [
-    { ...edge, label: `${label} min`, data: band.map((r) => ({ x: r[spec.x], y: r.spread[spec.y].min })), fill: false },
-    { ...edge, label: `${label} max`, data: band.map((r) => ({ x: r[spec.x], y: r.spread[spec.y].max })), fill: '-1', backgroundColor: `${colour}40` },
+    { ...edge, label: `${label} min`, data: band.map((r) => ({ x: r[spec.x], y: at(r, 'min') })), fill: false },
+    { ...edge, label: `${label} max`, data: band.map((r) => ({ x: r[spec.x], y: at(r, 'max') })), fill: '-1', backgroundColor: `${colour}40` },
   ];
 }
 
-function axisLabel(spec, measured) {
-  const label = spec.yLabel || spec.y;
-  return measured.size ? `${label}, measured` : label;
+/** The legend's name of a server: its real engine and version, its alias only where two would read alike. */
+function serverLabels(measured, serverRecords = []) {
+  const names = new Map([...measured.keys()].map((server) => {
+    const record = serverRecords.find((s) => s.server === server);
+    return [server, record ? serverDisplayName(record) : server];
+  }));
+  const counts = new Map();
+  for (const n of names.values()) counts.set(n, (counts.get(n) || 0) + 1);
+  for (const [server, n] of names) if (counts.get(n) > 1) names.set(server, `${n} (${server})`);
+  return names;
+}
+
+const groupLabel = (spec, group) => spec.groupLabels?.[group] ?? group;
+
+/**
+ * The y axis: logarithmic where the positive values drawn span more than LOG_SPAN×, and the
+ * values a log axis cannot draw (zero, negative) taken out; linear otherwise. Never a second one.
+ */
+function yAxis(datasets, spec, title) {
+  const values = datasets.flatMap((d) => d.data.map((p) => (p && typeof p === 'object' ? p.y : p))).filter((v) => Number.isFinite(v));
+  const positive = values.filter((v) => v > 0);
+  const span = positive.length ? Math.max(...positive) / Math.min(...positive) : 1;
+  const log = span > LOG_SPAN && spec.scale !== 'linear';
+  let dropped = 0;
+  if (log) {
+    // a line loses the point; a bar keeps its place in the category, empty
+    const onLogAxis = (v) => !Number.isFinite(v) || v > 0;
+    for (const d of datasets) {
+      const before = d.data.filter((p) => p !== null).length;
+      d.data = spec.type === 'bar' ? d.data.map((v) => (onLogAxis(v) ? v : null)) : d.data.filter((p) => onLogAxis(p.y));
+      dropped += before - d.data.filter((p) => p !== null).length;
+    }
+  }
+  const axis = log
+    ? {
+      type: 'logarithmic', position: 'left', title: { display: true, text: `${title} (log scale)` }, ticks: { callback: logTick, autoSkip: false },
+      // room above the tallest value and below the smallest, at a labelled tick
+      min: niceBelow(Math.min(...positive, ...(Number.isFinite(spec.base) ? [spec.base] : []))),
+      max: niceAbove(Math.max(...positive, ...(Number.isFinite(spec.base) ? [spec.base] : []))),
+    }
+    // from zero, so a line twice as high is twice as much (a spec may say otherwise)
+    : { type: 'linear', position: 'left', beginAtZero: spec.beginAtZero !== false, title: { display: true, text: title }, ticks: { callback: tickText } };
+  return { axis, log, span, dropped };
+}
+
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 3 });
+
+/** A tick's number: 700M rather than 700,000,000; 0.05 rather than 0.050000000000000003. */
+function tickText(value) {
+  if (Math.abs(value) >= 100000) return COMPACT.format(value);
+  return Math.abs(value) >= 1 || value === 0 ? value.toLocaleString('en-US') : String(Number(value.toPrecision(3)));
+}
+
+/** A log axis labels 1, 2 and 5 of each power of ten only: the other ticks' labels would overlap. */
+function logTick(value) {
+  const mantissa = value / 10 ** Math.floor(Math.log10(value));
+  return [1, 2, 5].some((k) => Math.abs(mantissa - k) < 1e-9) ? tickText(value) : '';
+}
+
+/** The 1-2-5 step at or above v × 1.15, or at or below v ÷ 1.15: a log axis's ends. */
+function niceAbove(v) {
+  const target = v * 1.15;
+  const p = 10 ** Math.floor(Math.log10(target));
+  return [1, 2, 5, 10].map((k) => k * p).find((s) => s >= target * (1 - 1e-9));
+}
+function niceBelow(v) {
+  const target = v / 1.15;
+  const p = 10 ** Math.floor(Math.log10(target));
+  return [5, 2, 1].map((k) => k * p).find((s) => s <= target * (1 + 1e-9));
+}
+
+/** A long category label in lines of about 18 characters, so the labels stay level. */
+function wrapLabel(text, width = 18) {
+  const lines = [];
+  for (const word of String(text).split(' ')) {
+    const last = lines.length ? lines[lines.length - 1] : null;
+    if (last !== null && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.length > 1 ? lines : lines[0];
 }
 
 function baseOptions(spec, subtitle) {
   return {
     animation: false,
     plugins: {
-      title: { display: true, text: spec.title, font: { size: 18 } },
-      subtitle: { display: Boolean(subtitle), text: subtitle || '' },
-      // the bands of repeated runs explain themselves in the subtitle, not in the legend
+      // a title past about 85 characters would run off a 1000-pixel chart: it takes two lines
+      title: { display: true, text: wrapLabel(spec.title, 85), font: { size: 18 } },
+      subtitle: { display: Boolean(subtitle && subtitle.length), text: subtitle || '' },
+      // the bands of repeated runs explain themselves in the caption, not in the legend
       legend: { position: 'bottom', labels: { usePointStyle: true, filter: (item, data) => !data.datasets[item.datasetIndex].spreadOf } },
     },
   };
 }
 
 /**
- * A line chart in the article's form: one line per group (collection) per server, and the
- * article's published series dashed. When the run's size is not the article's, the published
- * series get their own right-hand axis, labelled so, because their scale is not the run's.
- *
- * @param spec      a descriptor chart: { title, x, y, series, step?, where?, xLabel, yLabel,
- *                  also?: { y, label } a second measured field drawn dotted, yName: the first's name }
- * @param measured  Map server name -> measurement records of this scenario
- * @param published the article's records
- * @param groups    the series values in order (collections)
- * @param sameScale whether the run used the article's sizes
+ * What a source of records is, for yOf: a server's records and the sizes it ran at, or the
+ * article's records and its sizes.
  */
-function lineChartConfig({ spec, measured, published = [], groups, sameScale, subtitle }) {
+function sourcesOf({ measured, published, sizes }) {
+  return {
+    servers: [...measured].map(([server, records]) => ({ server, records, sizes: sizes?.byServer?.get(server) || null })),
+    article: { records: published, sizes: sizes?.article || null },
+  };
+}
+
+/** The y axis's title: the declared normalisation's, else the spec's. */
+function yTitle(spec, normalise) {
+  return (normalise && normalise.yLabel) || spec.yLabel || spec.y;
+}
+
+/** What the subtitle says is drawn: measured, the article's, or both, and how (never "measured" over nothing measured). */
+function drawnText({ anyMeasured, anyArticle, spec, normalise }) {
+  const marked = spec.type === 'bar' ? 'hatched' : 'dashed';
+  const how = normalise ? `${normalise.says || 'normalised'}; ` : '';
+  if (anyMeasured && anyArticle) return `${how}solid: measured; ${marked}: the article's`;
+  if (anyMeasured) return `${how}measured; the article printed no figure for this chart`;
+  if (anyArticle) return `${how}the article's published values; nothing here was measured`;
+  return '';
+}
+
+/**
+ * A line chart in the article's form: one line per group (collection) per server, and the
+ * article's published series dashed, all on one y axis.
+ *
+ * @param spec        a descriptor chart: { title, x, y, series, step?, where?, xLabel, yLabel,
+ *                    normalise?, drawOnly?, also?: { y, label } a second measured field drawn dotted, yName }
+ * @param measured    Map server name -> measurement records of this scenario
+ * @param published   the article's records
+ * @param groups      the series values in order (collections)
+ * @param sameScale   whether every server ran at the article's sizes (then nothing is normalised)
+ * @param serverRecords the run's server records, for the legend's real names
+ * @param sizes       { article, byServer: Map server -> sizes }: for a `divideBy.sizes` normalisation
+ */
+function lineChartConfig({ spec, measured, published = [], groups, sameScale, serverRecords, sizes }) {
+  const normalise = sameScale ? null : spec.normalise || null;
+  const { servers, article } = sourcesOf({ measured, published, sizes });
+  const names = serverLabels(measured, serverRecords);
   const datasets = [];
   let colour = 0;
-  for (const [server, records] of measured) {
+  for (const source of servers) {
+    const y = yOf(normalise, source, spec.y);
+    const { kept } = drawable(source.records, spec);
     groups.forEach((group, g) => {
-      const data = points(records.filter((r) => r[spec.series] === group), spec);
+      const ofGroup = kept.filter((r) => r[spec.series] === group);
+      const data = points(ofGroup, spec, y);
       if (!data.length) return;
       const c = PALETTE[colour++ % PALETTE.length];
+      const label = `${names.get(source.server)} · ${groupLabel(spec, group)}`;
       datasets.push({
-        label: `${server} · ${group}${spec.also ? ` · ${spec.yName || spec.y}` : ''}`, data, borderColor: c, backgroundColor: c, borderWidth: 2,
-        pointStyle: POINT_STYLES[g % POINT_STYLES.length], pointRadius: 3 + g, yAxisID: 'y',
+        label: `${label}${spec.also ? ` · ${spec.yName || spec.y}` : ''}`, data, borderColor: c, backgroundColor: c, borderWidth: 2,
+        pointStyle: POINT_STYLES[g % POINT_STYLES.length], pointRadius: 3 + g, yAxisID: 'y', source: 'measured',
       });
-      datasets.push(...spreadBand(records.filter((r) => r[spec.series] === group), spec, c, `${server} · ${group}`));
+      datasets.push(...spreadBand(ofGroup, spec, y, c, label));
       // a second measured field on the same axis, dotted (the client's time beside the server's)
       if (spec.also) {
-        const also = points(records.filter((r) => r[spec.series] === group), { ...spec, y: spec.also.y });
+        const also = points(ofGroup, { ...spec, y: spec.also.y }, yOf(normalise, source, spec.also.y));
         if (also.length) {
           datasets.push({
-            label: `${server} · ${group} · ${spec.also.label}`, data: also, borderColor: c, backgroundColor: c, borderWidth: 2,
-            borderDash: [2, 3], pointStyle: POINT_STYLES[g % POINT_STYLES.length], pointRadius: 2, yAxisID: 'y',
+            label: `${label} · ${spec.also.label}`, data: also, borderColor: c, backgroundColor: c, borderWidth: 2,
+            borderDash: [2, 3], pointStyle: POINT_STYLES[g % POINT_STYLES.length], pointRadius: 2, yAxisID: 'y', source: 'measured',
           });
         }
       }
     });
   }
-  const separateAxis = !sameScale && measured.size > 0;
+  const y = yOf(normalise, article, spec.y);
   groups.forEach((group, i) => {
-    const data = points(published.filter((r) => r[spec.series] === group), spec);
+    const data = points(published.filter((r) => r[spec.series] === group), spec, y);
     if (!data.length) return;
     const c = PUBLISHED_COLOURS[i % PUBLISHED_COLOURS.length];
     datasets.push({
-      label: `article · ${group}`, data, borderColor: c, backgroundColor: c, borderWidth: 2,
-      borderDash: [8, 5], pointRadius: 2, pointStyle: 'rect', yAxisID: separateAxis ? 'yArticle' : 'y',
+      label: `article · ${groupLabel(spec, group)}`, data, borderColor: c, backgroundColor: c, borderWidth: 2,
+      borderDash: [8, 5], pointRadius: 2, pointStyle: 'rect', yAxisID: 'y', source: 'article',
     });
   });
+  const { axis, log, span, dropped } = yAxis(datasets, spec, yTitle(spec, normalise));
+  // the x axis ends where the data do (21 passes end at pass 21, not at the next round number)
+  const xs = datasets.flatMap((d) => d.data.map((p) => p.x));
   const scales = {
-    x: { type: 'linear', title: { display: true, text: spec.xLabel || spec.x }, ticks: { precision: 0 } },
-    y: { type: 'linear', position: 'left', beginAtZero: Boolean(spec.beginAtZero), title: { display: true, text: axisLabel(spec, measured) } },
+    x: {
+      type: 'linear', title: { display: true, text: spec.xLabel || spec.x }, ticks: { precision: 0 },
+      ...(xs.length ? { min: Math.floor(Math.min(...xs)), max: Math.ceil(Math.max(...xs)) } : {}),
+    },
+    y: axis,
   };
-  if (datasets.some((d) => d.yAxisID === 'yArticle')) {
-    scales.yArticle = {
-      type: 'linear', position: 'right', grid: { drawOnChartArea: false }, beginAtZero: Boolean(spec.beginAtZero),
-      title: { display: true, text: `${spec.yLabel || spec.y}, article (dashed, at the article's size)` },
-    };
-  }
-  return { type: 'line', data: { datasets }, options: { ...baseOptions(spec, subtitle), parsing: false, scales } };
+  const subtitle = drawnText({ anyMeasured: datasets.some((d) => d.source === 'measured'), anyArticle: datasets.some((d) => d.source === 'article'), spec, normalise });
+  const config = { type: 'line', data: { datasets }, options: { ...baseOptions(spec, subtitle), parsing: false, scales } };
+  return Object.assign(config, { drawn: { normalise, log, span, dropped } });
 }
 
 /**
  * A grouped bar chart: categories along x (spec.category), one bar per server and series value,
- * and the article's bars hatched (`hatch: true`, turned into a canvas pattern at render time).
- * Published bars share the axis only at the article's size; otherwise they get a right axis.
+ * and the article's bars hatched (`hatch: true`, turned into a canvas pattern at render time), all
+ * on one y axis. A category nothing is drawn in is left out.
  *
- * @param spec a descriptor chart: { title, category, categories?, series, y, step?, where?, yLabel }
+ * @param spec a descriptor chart: { title, category, categories?, series, y, step?, where?, yLabel, normalise?, drawOnly? }
  */
-function barChartConfig({ spec, measured, published = [], groups, sameScale, subtitle }) {
-  const all = [...[...measured.values()].flat(), ...published].filter((r) => matches(r, spec));
-  const categories = spec.categories || [...new Set(all.map((r) => r[spec.category]))];
-  const valueAt = (records, group, category) => {
+function barChartConfig({ spec, measured, published = [], groups, sameScale, serverRecords, sizes }) {
+  const normalise = sameScale ? null : spec.normalise || null;
+  const { servers, article } = sourcesOf({ measured, published, sizes });
+  const names = serverLabels(measured, serverRecords);
+  const valueAt = (records, y, group, category) => {
     const r = records.find((x) => matches(x, spec) && x[spec.series] === group && x[spec.category] === category);
-    return r && Number.isFinite(r[spec.y]) ? r[spec.y] : null;
+    return r ? y(r) : null;
   };
+  const all = [...servers.flatMap((s) => drawable(s.records, spec).kept), ...published].filter((r) => matches(r, spec));
+  const declared = spec.categories || [...new Set(all.map((r) => r[spec.category]))];
   const datasets = [];
   let colour = 0;
-  for (const [server, records] of measured) {
+  for (const source of servers) {
+    const y = yOf(normalise, source, spec.y);
+    const { kept } = drawable(source.records, spec);
     for (const group of groups) {
-      const data = categories.map((c) => valueAt(records, group, c));
+      const data = declared.map((c) => valueAt(kept, y, group, c));
       if (data.every((v) => v === null)) continue;
       const c = PALETTE[colour++ % PALETTE.length];
-      datasets.push({ label: `${server} · ${group}`, data, backgroundColor: c, borderColor: c, borderWidth: 1, yAxisID: 'y' });
+      datasets.push({ label: `${names.get(source.server)} · ${groupLabel(spec, group)}`, data, backgroundColor: c, borderColor: c, borderWidth: 1, maxBarThickness: BAR_MAX, yAxisID: 'y', source: 'measured' });
     }
   }
-  const separateAxis = !sameScale && measured.size > 0;
+  const y = yOf(normalise, article, spec.y);
   groups.forEach((group, i) => {
-    const data = categories.map((c) => valueAt(published, group, c));
+    const data = declared.map((c) => valueAt(published, y, group, c));
     if (data.every((v) => v === null)) return;
     const c = PUBLISHED_COLOURS[i % PUBLISHED_COLOURS.length];
     datasets.push({
-      label: `article · ${group}`, data, hatch: c, backgroundColor: c, borderColor: c, borderWidth: 2,
-      yAxisID: separateAxis ? 'yArticle' : 'y',
+      label: `article · ${groupLabel(spec, group)}`, data, hatch: c, backgroundColor: c, borderColor: c, borderWidth: 2, maxBarThickness: BAR_MAX, yAxisID: 'y', source: 'article',
     });
   });
-  const scales = {
-    x: { title: { display: true, text: spec.xLabel || spec.category } },
-    y: { beginAtZero: true, position: 'left', title: { display: true, text: axisLabel(spec, measured) } },
-  };
-  if (datasets.some((d) => d.yAxisID === 'yArticle')) {
-    scales.yArticle = {
-      beginAtZero: true, position: 'right', grid: { drawOnChartArea: false },
-      title: { display: true, text: `${spec.yLabel || spec.y}, article (hatched, at the article's size)` },
-    };
+  // a category with no bar in it is left out (little memory where no server cut its cache)
+  const shown = declared.map((_, i) => datasets.some((d) => d.data[i] !== null));
+  const categories = declared.filter((_, i) => shown[i]);
+  for (const d of datasets) {
+    d.data = d.data.filter((_, i) => shown[i]);
+    // ratios stand up or hang down from 1 (the article's MongoDB), not from the axis's floor
+    if (Number.isFinite(spec.base)) d.base = spec.base;
   }
-  return {
+  const { axis, log, span, dropped } = yAxis(datasets, spec, yTitle(spec, normalise));
+  const scales = { x: { title: { display: true, text: spec.xLabel || spec.category } }, y: axis };
+  const subtitle = drawnText({ anyMeasured: datasets.some((d) => d.source === 'measured'), anyArticle: datasets.some((d) => d.source === 'article'), spec, normalise });
+  const config = {
     type: 'bar',
-    data: { labels: categories.map((c) => (spec.categoryLabels && spec.categoryLabels[c]) || String(c)), datasets },
+    // labels wrap only where the categories leave them too little room (about 7 pixels a character)
+    data: { labels: categories.map((c) => wrapLabel((spec.categoryLabels && spec.categoryLabels[c]) || String(c), Math.max(18, Math.floor(900 / categories.length / 7)))), datasets },
     options: { ...baseOptions(spec, subtitle), scales },
   };
+  return Object.assign(config, { drawn: { normalise, log, span, dropped } });
+}
+
+const CHART_BUILDERS = { line: lineChartConfig, bar: barChartConfig };
+
+/** A chart's config from its spec (the builder by spec.type). */
+function chartConfig(args) {
+  const build = CHART_BUILDERS[args.spec.type];
+  if (!build) throw new Error(`no chart of type ${args.spec.type}`);
+  return build(args);
+}
+
+// ---- what a page prints under a chart ------------------------------------------------------
+
+/** "holds when ...", the first sentence of a finding's rule, as a sentence. */
+function ruleSentence(finding) {
+  const first = String(finding.decidedBy || '').split(/\.(?:\s|$)|; /)[0].trim();
+  if (!first) return null;
+  return `${first[0].toUpperCase()}${first.slice(1)}.`;
+}
+
+/**
+ * "TOTAL 5,000 (the article's 10,000)", and "50% of the article's size" where every variable was
+ * scaled alike; only the variables given (a chart's spec.sizeVariables: those its values depend on).
+ */
+function sizeDifference(ran, article, only = null) {
+  const vars = Object.keys(article).filter((k) => k !== 'passes' && (!only || only.includes(k)) && Number.isFinite(ran[k]) && ran[k] !== article[k]);
+  const passes = Number.isFinite(ran.passes) && Number.isFinite(article.passes) && ran.passes !== article.passes
+    ? [`${plural(ran.passes, 'pass')} (the article's ${article.passes})`] : [];
+  if (!vars.length) return passes.length ? passes.join('') : null;
+  const n = (v) => v.toLocaleString('en-US');
+  const ratios = vars.map((k) => ran[k] / article[k]);
+  const alike = ratios.every((r) => Math.abs(r / ratios[0] - 1) < 0.02);
+  const pct = ratios[0] * 100;
+  const share = alike ? `${pct >= 10 ? Math.round(pct) : Number(pct.toPrecision(2))}% of the article's size: ` : '';
+  return `${share}${vars.map((k) => `${k} ${n(ran[k])} (the article's ${n(article[k])})`).join(', ')}${passes.length ? `; ${passes[0]}` : ''}`;
+}
+
+/**
+ * What differs from the article in what a chart draws, one short phrase each: the size, the
+ * writes' acknowledgement, sizes a server estimated, what the spec's drawOnly left out, values a
+ * log axis cannot draw, and a chart with nothing measured in it.
+ */
+function differences({ spec, measured, published, names, sizes, config }) {
+  const out = [];
+  // a phrase that holds for some of the chart's servers only is said with their names
+  const drawnServers = [...measured].filter(([, records]) => records.some((r) => matches(r, spec))).map(([server]) => server);
+  const said = new Map(); // a phrase's text -> { phrase, servers it holds for }
+  const say = (server, phrase) => {
+    const p = typeof phrase === 'string' ? { text: phrase } : phrase;
+    const entry = said.get(p.text) || { phrase: p, servers: [] };
+    entry.servers.push(server);
+    said.set(p.text, entry);
+  };
+  const anyMeasured = config.data.datasets.some((d) => d.source === 'measured');
+  if (!anyMeasured && measured.size) out.push('nothing in this chart was measured: it draws the article\'s own figures');
+  const article = sizes?.article;
+  if (anyMeasured && article) {
+    const bySize = new Map();
+    for (const server of measured.keys()) {
+      const ran = sizes.byServer?.get(server);
+      const text = ran && sizeDifference(ran, article, spec.sizeVariables);
+      if (text) bySize.set(text, [...(bySize.get(text) || []), names.get(server)]);
+    }
+    // servers that record no sizes of their own (the SQL stand-in) ran at the others'
+    for (const [text, who] of bySize) out.push(bySize.size > 1 ? `${who.join(', ')}: ${text}` : text);
+  }
+  for (const [server, records] of measured) {
+    const drawn = records.filter((r) => matches(r, spec));
+    // writes acknowledged where the article's were not (or the other way)
+    const articleWrites = spec.articleWrites || [...new Set(published.filter((r) => matches(r, spec) && r.writeConcern).map((r) => r.writeConcern))][0];
+    const writes = [...new Set(drawn.map((r) => r.writeConcern).filter(Boolean))];
+    if (articleWrites && writes.length && writes.some((w) => w !== articleWrites)) {
+      const refused = drawn.find((r) => r.unacknowledged?.outcome === 'refused');
+      say(server, `${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? `, because ${firstClause(refused.unacknowledged.reason)}` : ''}`);
+    }
+    if (ESTIMATED_FIELDS.includes(spec.y) && drawn.some((r) => Number.isFinite(r[spec.y]) && r.sizesEstimated === true)) {
+      // said on the chart too: a curve of estimates must not be read as the data growing or shrinking
+      say(server, { onChart: true, text: `${spec.y} is the server's estimate (DocumentDB's, from PostgreSQL's statistics), which jumps when PostgreSQL re-analyzes the table` });
+    }
+    (spec.drawOnly || []).forEach((rule, i) => {
+      const left = drawable(records, spec).left[i].filter((r) => matches(r, spec));
+      if (!left.length) return;
+      const reason = rule.reason && fieldOf(left[0], rule.reason);
+      say(server, `${rule.else}${reason ? ` (${firstClause(reason)})` : ''}`);
+    });
+  }
+  for (const { phrase, servers } of said.values()) {
+    const all = drawnServers.every((s) => servers.includes(s));
+    out.push(all ? phrase : { ...phrase, text: `${servers.map((s) => names.get(s)).join(', ')}: ${phrase.text}` });
+  }
+  return out.map((d) => (typeof d === 'string' ? { text: d } : d));
+}
+
+/** How to read the chart, in one sentence: what its values are and why, and its scale. */
+function readingSentence(spec, drawn) {
+  const parts = [];
+  if (drawn.normalise) parts.push(`Values ${drawn.normalise.says || 'normalised'}, because the run's sizes are not the article's`);
+  if (drawn.log) {
+    const zeros = drawn.dropped ? ` (${plural(drawn.dropped, 'value')} of zero left out: a log scale cannot draw zero)` : '';
+    parts.push(`${parts.length ? 'on' : 'On'} a log scale, as they span ${Math.round(drawn.span).toLocaleString('en-US')}×${zeros}`);
+  }
+  return parts.length ? `${parts.join(', ')}.` : null;
+}
+
+/**
+ * Whether every server ran the scenario at the article's sizes and passes (then the values are
+ * drawn as recorded, beside the article's).
+ */
+function atArticleSize(scenario, byServer) {
+  const article = scenario.sizes.article;
+  // a server that records no sizes (the SQL stand-in beside log-inserts) runs at the others'
+  const known = [...byServer.values()].filter(Boolean);
+  return known.length > 0 && known.every((ran) => Object.entries(article).every(([k, v]) => ran[k] === v));
+}
+
+/**
+ * Every chart of a scenario as data: { id, file, title, config, caption, rules, differs, scale,
+ * normalised }. Nothing is rendered; renderScenarioCharts draws them.
+ *
+ * @param scenario      a discovered scenario (its charts, sizes, published data)
+ * @param records       the scenario's measurement records (every server's; repeats aggregated)
+ * @param serverRecords the run's server records (results.jsonl `server` lines)
+ * @param runData       the run as results/reader's readRun returns it (for the sizes each server
+ *                      ran at); absent for the article's own figures
+ */
+function scenarioCharts({ scenario, records = [], serverRecords = [], runData = null }) {
+  const published = scenario.loadPublished();
+  const measured = new Map();
+  for (const s of serverRecords) {
+    const rs = records.filter((r) => r.server === s.server);
+    if (rs.length) measured.set(s.server, rs);
+  }
+  const passes = runData?.run?.params?.passes?.[scenario.name];
+  const byServer = new Map([...measured.keys()].map((server) => {
+    const ran = runData ? sizesOf(runData, scenario.name, server) : null;
+    return [server, ran ? { ...ran, ...(Number.isFinite(passes) ? { passes } : {}) } : null];
+  }));
+  // the article's sizes in the scenario's variables (published.json may name its own as well)
+  const sizes = { article: { ...(published.sizes || {}), ...scenario.sizes.article }, byServer };
+  const sameScale = !measured.size || atArticleSize(scenario, byServer);
+  const names = serverLabels(measured, serverRecords);
+  const findings = published.findings || [];
+  const charts = [];
+  for (const spec of scenario.charts) {
+    // a chart of what only some servers measure (server-side time) is drawn where one did
+    if (spec.optional && ![...measured.values()].flat().some((r) => Number.isFinite(r[spec.y]))) continue;
+    const config = chartConfig({ spec, measured, published: published.records, groups: spec.groups || scenario.collections, sameScale, serverRecords, sizes });
+    if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
+    const rules = (spec.findings || []).map((id) => findings.find((f) => f.id === id)).filter(Boolean)
+      .map((f) => ({ id: f.id, claim: f.claim, rule: ruleSentence(f) })).filter((r) => r.rule);
+    const reading = readingSentence(spec, config.drawn);
+    const differs = differences({ spec, measured, published: published.records, names, sizes: measured.size ? sizes : null, config });
+    const onChart = differs.filter((d) => d.onChart).map((d) => d.text);
+    if (onChart.length) config.options.plugins.subtitle = { display: true, text: [config.options.plugins.subtitle.text, ...onChart].filter(Boolean) };
+    charts.push({
+      id: spec.id,
+      file: `${scenario.name}-${spec.id}.png`,
+      title: spec.title,
+      config,
+      caption: [...rules.map((r) => r.rule), reading].filter(Boolean).join(' '),
+      rules,
+      differs: differs.map((d) => d.text),
+      scale: config.drawn.log ? 'log' : 'linear',
+      normalised: config.drawn.normalise ? config.drawn.normalise.says || 'normalised' : null,
+    });
+  }
+  return charts;
+}
+
+/**
+ * Draws a scenario's charts into outDir and returns, per chart, what a page prints with it:
+ * [{ file, title, caption, rules: [{ id, claim, rule }], differs: [phrases], scale, normalised }].
+ * Arguments as scenarioCharts, and outDir.
+ */
+async function renderScenarioCharts({ outDir, ...args }) {
+  const out = [];
+  for (const chart of scenarioCharts(args)) {
+    fs.writeFileSync(path.join(outDir, chart.file), await renderChart(chart.config));
+    const { config, ...shown } = chart;
+    out.push(shown);
+  }
+  return out;
+}
+
+/** A chart's caption as markdown lines: the rule and how to read it, then what differs. */
+function captionMarkdown(chart) {
+  const lines = [];
+  if (chart.caption) lines.push(`_${chart.caption}_`);
+  if (chart.differs.length) lines.push(`_Differs from the article: ${chart.differs.join('; ')}._`);
+  return lines.join('\n');
 }
 
 /** Diagonal stripes in a colour, for the article's bars. */
@@ -188,15 +588,11 @@ async function renderChart(config, { width = WIDTH, height = HEIGHT } = {}) {
   const key = `${width}x${height}`;
   if (!renderers.has(key)) renderers.set(key, new ChartJSNodeCanvas({ width, height, backgroundColour: 'white' }));
   const datasets = config.data.datasets.map((d) => (d.hatch ? { ...d, backgroundColor: hatchPattern(d.hatch) } : d));
-  return renderers.get(key).renderToBuffer({ ...config, data: { ...config.data, datasets } }, 'image/png');
+  const { drawn, ...chart } = config;
+  return renderers.get(key).renderToBuffer({ ...chart, data: { ...config.data, datasets } }, 'image/png');
 }
 
-const CHART_BUILDERS = { line: lineChartConfig, bar: barChartConfig };
-
-function chartConfig(args) {
-  const build = CHART_BUILDERS[args.spec.type];
-  if (!build) throw new Error(`no chart of type ${args.spec.type}`);
-  return build(args);
-}
-
-module.exports = { chartConfig, lineChartConfig, barChartConfig, renderChart, WIDTH, HEIGHT };
+module.exports = {
+  chartConfig, lineChartConfig, barChartConfig, renderChart, scenarioCharts, renderScenarioCharts, captionMarkdown,
+  sizeDifference, WIDTH, HEIGHT, LOG_SPAN,
+};

@@ -3,7 +3,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
-const { chartConfig, renderChart } = require('./charts');
+const { renderScenarioCharts, captionMarkdown } = require('./charts');
 
 async function renderFigures(outDir, scenarios) {
   fs.mkdirSync(outDir, { recursive: true });
@@ -17,13 +17,12 @@ async function renderFigures(outDir, scenarios) {
       if (!columns.length) continue;
       parts.push(`**${spec.title}**`, toMarkdown(pivotTable({ ...spec, columns }, published.records, [], tableGroups(scenario, spec))));
     }
-    for (const chart of scenario.charts) {
-      const file = `${scenario.name}-${chart.id}.png`;
-      const config = chartConfig({ spec: chart, measured: new Map(), published: published.records, groups: chart.groups || scenario.collections, sameScale: true, subtitle: 'the article\'s published values' });
-      if (!config.data.datasets.length) continue; // the article printed no values for this chart
-      fs.writeFileSync(path.join(outDir, file), await renderChart(config));
-      files.push(file);
-      parts.push(`![${chart.title}](${file})`);
+    // the article's values as it printed them (no run, so nothing to normalise), with the rule under each
+    for (const chart of await renderScenarioCharts({ scenario, outDir })) {
+      files.push(chart.file);
+      parts.push(`![${chart.title}](${chart.file})`);
+      const caption = captionMarkdown(chart);
+      if (caption) parts.push(caption);
     }
   }
   fs.writeFileSync(path.join(outDir, 'figures.md'), `${parts.join('\n\n')}\n`);

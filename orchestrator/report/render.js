@@ -7,7 +7,7 @@ const { readRun, sizesOf } = require('../results/reader');
 const { sizesSection, runSizeText } = require('./sizes');
 const { sizeText: scaledSizeText } = require('../sizing/describe');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
-const { chartConfig, renderChart } = require('./charts');
+const { renderScenarioCharts, captionMarkdown } = require('./charts');
 const { formatValue, formatBytes, markdownText } = require('./format');
 const { verdictsForScenario, verdictsMarkdown } = require('./verdicts');
 const { writeHtmlReport } = require('./html');
@@ -154,25 +154,6 @@ function topologyNoteFor(scenario, server) {
   return note || '';
 }
 
-function chartSubtitle(chart, sizeLabel, sameScale) {
-  const marked = chart.type === 'bar' ? 'hatched' : 'dashed';
-  return sameScale ? `measured (solid) and article (${marked})` : `measured at ${sizeLabel} (solid, left axis); article at its own size (${marked}, right axis)`;
-}
-
-/** What DocumentDB's collStats estimates (count × average size from PostgreSQL's statistics); storageSize is the relation's own size. */
-const ESTIMATED_FIELDS = ['size', 'avgObjSize'];
-
-/**
- * The line a chart adds where it draws sizes a server estimated (DocumentDB's are PostgreSQL's
- * statistics, which jump when autovacuum analyzes the table): a curve of them must not be read as
- * the data growing or shrinking. null where every value drawn was measured.
- */
-function estimatedNote(chart, records) {
-  if (!ESTIMATED_FIELDS.includes(chart.y)) return null;
-  const servers = [...new Set(records.filter((r) => Number.isFinite(r[chart.y]) && r.sizesEstimated === true).map((r) => r.server))];
-  return servers.length ? `${servers.join(', ')}: ${chart.y} is the server's estimate, which jumps when PostgreSQL re-analyzes the table` : null;
-}
-
 /** A scenario's records, with --repeat one per cell: the median of the runs, with its spread (for tables, charts and verdicts alike). */
 function scenarioRecords(scenario, measurements) {
   return aggregateRepeats(measurements.filter((r) => r.scenario === scenario.name), scenario, scenario.loadPublished().findings || []);
@@ -197,7 +178,6 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
   const sameScale = ranAt.length > 0 && ranAt.every((x) => Object.entries(article).every(([k, v]) => x.sizes[k] === v)) && passes === scenario.sizes.article.passes;
   const distinct = [...new Set(ranAt.map((x) => JSON.stringify(x.sizes)))];
   const named = run.params.size !== 'auto';
-  const sizeLabel = named ? `the ${run.params.size} size` : 'the size the budget allowed';
   const passText = `${passes} pass${passes === 1 ? '' : 'es'}`;
   const ranText = distinct.length <= 1
     ? `${named ? `the **${run.params.size}** size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
@@ -232,23 +212,12 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
     }
   }
   if (!measured.size) parts.push('_No measurement of this scenario was recorded._');
-  for (const chart of scenario.charts) {
-    const file = `${scenario.name}-${chart.id}.png`;
-    // a chart of what only some servers measure (server-side time) is drawn where one did
-    if (chart.optional && ![...measured.values()].flat().some((r) => Number.isFinite(r[chart.y]))) continue;
-    const config = chartConfig({
-      spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
-      subtitle: chartSubtitle(chart, sizeLabel, sameScale),
-    });
-    if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
-    if (!config.data.datasets.some((d) => d.label.startsWith('article'))) {
-      config.options.plugins.subtitle.text = `measured at ${sizeLabel}; the article printed no figure for this chart`;
-    }
-    const estimated = estimatedNote(chart, [...measured.values()].flat());
-    if (estimated) config.options.plugins.subtitle.text = [config.options.plugins.subtitle.text, estimated];
-    fs.writeFileSync(path.join(outDir, file), await renderChart(config));
-    files.push(file);
-    parts.push(`![${chart.title}](${file})`);
+  // one y axis each, normalised where the sizes differ; the caption (rule, what differs) under each
+  for (const chart of await renderScenarioCharts({ scenario, records, serverRecords, runData, outDir })) {
+    files.push(chart.file);
+    parts.push(`![${chart.title}](${chart.file})`);
+    const caption = captionMarkdown(chart);
+    if (caption) parts.push(caption);
   }
   return { markdown: parts.join('\n\n'), files };
 }
@@ -289,4 +258,4 @@ async function renderRunReport(runDir, scenarios) {
   return { files: ['summary.md', html, ...files], problems, failures: failures.length };
 }
 
-module.exports = { renderRunReport, estimatedNote, topologyNoteFor };
+module.exports = { renderRunReport, topologyNoteFor };
