@@ -250,11 +250,11 @@ describe('chart legends and captions', () => {
     const scenario = scenarioOf('embedded-comments');
     const records = runData.measurements.filter((r) => r.scenario === scenario.name);
     const charts = scenarioCharts({ scenario, records, serverRecords: runData.servers, runData });
-    const unsafe = charts.find((c) => c.id === 'unsafe');
-    assert.equal(unsafe.file, 'embedded-comments-unsafe.png');
-    assert.match(unsafe.caption, /^Holds when the unsafe embedded time/);
+    const unsafe = charts.find((c) => c.id === 'unsafe-applied');
+    assert.equal(unsafe.file, 'embedded-comments-unsafe-applied.png');
+    assert.match(unsafe.caption, /^Holds when the unsafe embedded cell's applied time/);
     assert.match(unsafe.caption, /Values per comment written, because the run's sizes are not the article's/);
-    assert.deepEqual(unsafe.rules.map((r) => r.id), ['unsafe-26x-at-10000']);
+    assert.deepEqual(unsafe.rules.map((r) => r.id), ['unsafe-as-fast-up-to-100', 'unsafe-26x-at-10000']);
     assert.ok(unsafe.differs.includes('50% of the article\'s size: TOTAL 5,000 (the article\'s 10,000)'), unsafe.differs.join(' | '));
     assert.ok(unsafe.differs.some((d) => /^w:1 writes where the article's were w:0, because this server answers fire-and-forget writes$/.test(d)), unsafe.differs.join(' | '));
     // the safe table was acknowledged in the article too
