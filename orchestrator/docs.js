@@ -28,7 +28,7 @@ function renderFinding(finding) {
   const own = finding.source === 'kit';
   const lines = [`### ${own ? 'The kit\'s question' : 'Finding'}: ${finding.claim}`, ''];
   lines.push(`- **id:** \`${finding.id}\``);
-  lines.push(`- **${own ? 'What the article gives' : 'The article'}:** ${finding.published}`);
+  lines.push(`- **${own ? 'Compared with' : 'The article'}:** ${finding.published}`);
   lines.push(`- **Decided by:** ${finding.decidedBy}`);
   for (const need of asList(finding.requires)) {
     if (need.else) lines.push(`- **Where it cannot be tested, the verdict says:** ${need.else}`);
