@@ -1,7 +1,8 @@
 'use strict';
 // Every setting the kit reads from its environment, with the kit's fixed names, listed once:
-// resolveConfig() reads them, `orchestrate config` prints them, and a test holds the README's
-// table to this list (as mongodb-memory-server's resolveConfig keeps its variables in one place).
+// resolveConfig() reads them, `orchestrate config` prints them, and docs/configuration.md's table is
+// written from them (scripts/docs.js; a test holds the two together), as mongodb-memory-server's
+// resolveConfig keeps its variables in one place.
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -27,7 +28,7 @@ const KIT_DATABASES = {
 const DEFAULT_BUDGET_SECONDS = 240;
 
 /**
- * The environment variables, in the order the README lists them. `key` is the field of the
+ * The environment variables, in the order docs/configuration.md lists them. `key` is the field of the
  * resolved config; `parse` turns the text into its value; `internal` ones are set by the kit for
  * the processes it starts and are listed so that no module invents its own.
  */

@@ -1,14 +1,13 @@
 'use strict';
-// Configuration lives in one module and is documented from there: the README's table lists
-// exactly the variables orchestrator/config.js reads, with the same defaults shown.
+// Configuration lives in one module and is documented from there: docs/configuration.md's table
+// lists exactly the variables orchestrator/config.js reads, with the same defaults shown.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { VARIABLES, resolveConfig, ROOT } = require('../../orchestrator/config');
 
 function readmeTable() {
-  const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = text.slice(text.indexOf('## Configuration'), text.indexOf('\n## ', text.indexOf('## Configuration') + 5));
+  const section = fs.readFileSync(path.join(ROOT, 'docs', 'configuration.md'), 'utf8');
   return section.split('\n').filter((l) => /^\| `[A-Z][A-Z0-9_]*` \|/.test(l)).map((l) => {
     const [name, doc, shown] = l.split('|').slice(1, -1).map((c) => c.trim());
     return { name: name.replace(/`/g, ''), doc, shown };
@@ -16,7 +15,7 @@ function readmeTable() {
 }
 
 describe('configuration', () => {
-  it('the README lists every variable the kit reads, once, in config.js\'s words', () => {
+  it('docs/configuration.md lists every variable the kit reads, once, in config.js\'s words', () => {
     const expected = VARIABLES.filter((v) => !v.internal).map((v) => ({ name: v.name, doc: v.doc, shown: v.shown || String(v.default) }));
     assert.deepEqual(readmeTable(), expected);
   });
