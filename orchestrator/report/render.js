@@ -1,18 +1,21 @@
 'use strict';
-// summary.md and the charts of a run, from results.jsonl alone (and the scenarios' descriptors
-// and published data), so `orchestrate report DIR` gives what the run itself wrote.
+// summary.md, report.html, verdicts.png and the charts of a run, from results.jsonl alone (and
+// the scenarios' descriptors and published data), so `orchestrate report DIR` gives what the run
+// itself wrote. The run is read once, into the report model (model.js); every view is drawn from it.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRun, sizesOf } = require('../results/reader');
+const { sizesOf } = require('../results/reader');
 const { sizesSection, runSizeText } = require('./sizes');
 const { sizeText: scaledSizeText } = require('../sizing/describe');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes, markdownText } = require('./format');
-const { verdictsForScenario, verdictsMarkdown } = require('./verdicts');
 const { writeHtmlReport } = require('./html');
-const { aggregateRepeats } = require('../results/repeats');
-const { serverKind } = require('../results/records');
+const { serverKind, matches } = require('../results/records');
+const { buildReportModel, sizeShare, firstClause } = require('./model');
+const { serverDisplayName } = require('./server-names');
+const { matrixMarkdown } = require('./matrix-markdown');
+const { writeVerdictsPng } = require('./verdicts-png');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -158,25 +161,73 @@ function estimatedNote(chart, records) {
   return servers.length ? `${servers.join(', ')}: ${chart.y} is the server's estimate, which jumps when PostgreSQL re-analyzes the table` : null;
 }
 
-/** A scenario's records, with --repeat one per cell: the median of the runs, with its spread (for tables, charts and verdicts alike). */
-function scenarioRecords(scenario, measurements) {
-  return aggregateRepeats(measurements.filter((r) => r.scenario === scenario.name), scenario, scenario.loadPublished().findings || []);
-}
-
 /** Whether a scenario's tables or charts show the server's own time (serverMs). */
 function showsServerTime(scenario) {
   return scenario.tables.some((t) => t.columns.some((c) => c.field === 'serverMs')) || scenario.charts.some((c) => c.y === 'serverMs');
 }
 
-async function renderScenario({ scenario, records, run, runData, serverRecords, outDir }) {
+/** Whether a chart draws what a finding decides on: its y is the check's field and its selection does not exclude the check's. */
+function chartShowsFinding(chart, finding) {
+  const check = finding.check || {};
+  if (check.field !== chart.y && check.y !== chart.y) return false;
+  const sels = [check.num, check.den, check.grows, check.flat?.where, check.where].filter(Boolean);
+  return Object.entries(chart.where || {}).every(([k, v]) => sels.some((sel) => sel[k] === undefined || sel[k] === v));
+}
+
+/** The rule of each finding a chart draws, in one sentence ("Holds when ..."). */
+function chartRules(chart, findings) {
+  return findings.filter((f) => chartShowsFinding(chart, f)).map((f) => {
+    const rule = firstClause(f.decidedBy.replace(/;.*$/, ''));
+    return `${f.claim}: ${rule}.`;
+  });
+}
+
+/**
+ * What differs from the article in a chart: the size each server ran at, the write concern the
+ * servers took where the article's was another, and sizes a server only estimated.
+ */
+function chartDiffers({ chart, scenario, runModel, measured, published, serverRecords }) {
+  const out = [];
+  for (const [name, rs] of measured) {
+    const server = rs[0]?.server;
+    const share = server ? sizeShare(runModel, scenario, server) : null;
+    if (share !== null && Math.abs(share - 1) > 0.005) out.push(`${name} ran ${share < 0.01 ? `${(share * 100).toFixed(2)}%` : `${Math.round(share * 100)}%`} of the article's size`);
+  }
+  const concern = (records) => [...new Set(records.filter((r) => matches(r, chart) && r.writeConcern).map((r) => r.writeConcern))].sort().join(', ');
+  const article = concern(published || []);
+  const ours = concern([...measured.values()].flat());
+  if (article && ours && article !== ours) out.push(`writes ${ours} here, ${article} in the article`);
+  const estimated = estimatedNote(chart, [...measured.values()].flat());
+  if (estimated) {
+    const names = new Map(serverRecords.map((s) => [s.server, serverDisplayName(s)]));
+    out.push(estimated.replace(/^([^:]+):/, (m, list) => `${list.split(', ').map((n) => names.get(n) || n).join(', ')}:`));
+  }
+  return out;
+}
+
+/**
+ * A scenario's part of the report: its markdown for summary.md, the charts it drew (or, with
+ * draw false, found already drawn in outDir) and the same as data for report.html.
+ */
+async function renderScenario({ scenario, records, runModel, serverRecords, outDir, draw = true }) {
+  const { run } = runModel.data;
+  const runData = runModel.data;
   const published = scenario.loadPublished();
+  // keyed by the server's real name, so tables, charts' legends and headings say what answered
+  const names = new Map(serverRecords.map((s) => [s.server, serverDisplayName(s)]));
+  const taken = new Set();
+  for (const s of serverRecords) {
+    if (taken.has(names.get(s.server))) names.set(s.server, `${names.get(s.server)} (${s.server})`);
+    taken.add(names.get(s.server));
+  }
   const measured = new Map();
+  const serverOf = new Map();
   for (const s of serverRecords) {
     const rs = records.filter((r) => r.server === s.server);
-    if (rs.length) measured.set(s.server, rs);
+    if (rs.length) { measured.set(names.get(s.server), rs); serverOf.set(names.get(s.server), s); }
   }
   // the sizes each server ran at (with --size-per-server they may differ)
-  const ranAt = [...measured.keys()].map((server) => ({ server, sizes: sizesOf(runData, scenario.name, server) })).filter((x) => x.sizes);
+  const ranAt = [...serverOf.values()].map((s) => ({ server: s.server, sizes: sizesOf(runData, scenario.name, s.server) })).filter((x) => x.sizes);
   const article = Object.fromEntries(Object.entries(scenario.sizes.article).filter(([k]) => k !== 'passes'));
   const passes = run.params.passes?.[scenario.name];
   const sameScale = ranAt.length > 0 && ranAt.every((x) => Object.entries(article).every(([k, v]) => x.sizes[k] === v)) && passes === scenario.sizes.article.passes;
@@ -185,91 +236,135 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
   const sizeLabel = named ? `the ${run.params.size} size` : 'the size the budget allowed';
   const passText = `${passes} pass${passes === 1 ? '' : 'es'}`;
   const ranText = distinct.length <= 1
-    ? `${named ? `the **${run.params.size}** size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
-    : `sizes of their own (${ranAt.map((x) => `${x.server}: ${scaledSizeText(scenario, x.sizes)}`).join('; ')}; ${passText})`;
+    ? `${named ? `the ${run.params.size} size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
+    : `sizes of their own (${ranAt.map((x) => `${names.get(x.server)}: ${scaledSizeText(scenario, x.sizes)}`).join('; ')}; ${passText})`;
+  const intro = sameScale
+    ? `Run at the article's size (${sizeText(scenario.sizes.article)}).`
+    : `Run at ${ranText}; the article's figures are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`;
   const parts = [
     `## ${scenario.name}: ${scenario.title}`,
-    `Article: “${scenario.article.title}” (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
-    sameScale
-      ? `Run at the article's size (${sizeText(scenario.sizes.article)}).`
-      : `Run at ${ranText}; the article's columns are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`,
+    `Article: “${scenario.article.title}”${scenario.article.gloss ? ` (“${scenario.article.gloss}”)` : ''} (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
+    intro.replace(/^Run at the (\w+) size/, 'Run at the **$1** size'),
   ];
-  const files = [];
-  for (const [server, rs] of measured) {
-    const s = serverRecords.find((x) => x.server === server);
-    parts.push(`### ${server}: ${s.product} ${s.version}${s.engine ? ` on ${s.engine}` : ''}`);
+  const section = { intro, servers: [], charts: [] };
+  for (const [name, rs] of measured) {
+    const s = serverOf.get(name);
+    parts.push(`### ${name}`);
+    const entry = { server: s.server, name, tables: [], declared: [], notes: [], counts: '', serverTime: '', once: null };
     const declared = declaredLimits(scenario, s, published);
-    if (declared) parts.push(declared);
+    if (declared) entry.declared.push(declared);
     const notes = notesFor(scenario, rs);
-    if (notes) parts.push(notes);
+    if (notes) { parts.push(notes); entry.notes.push(notes); }
     const once = onceStepTable(scenario, rs);
-    if (once) parts.push(once);
+    if (once) { parts.push(once); entry.once = once; }
     for (const table of scenario.tables) {
-      parts.push(`**${table.title}**`, toMarkdown(pivotTable(table, rs, published.records, tableGroups(scenario, table))));
+      const t = pivotTable(table, rs, published.records, tableGroups(scenario, table));
+      parts.push(`**${table.title}**`, toMarkdown(t));
+      entry.tables.push({ title: table.title, ...t });
     }
     const counts = countCheckText(rs);
-    if (counts) parts.push(counts);
+    if (counts) { parts.push(counts); entry.counts = counts; }
     // where the scenario shows the server's own time (its scripts read it around their timed loops)
     if (showsServerTime(scenario) && !rs.some((r) => Number.isFinite(r.serverMs))) {
-      parts.push('Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.');
+      entry.serverTime = 'Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.';
+      parts.push(entry.serverTime);
     }
+    section.servers.push(entry);
   }
   if (!measured.size) parts.push('_No measurement of this scenario was recorded._');
+  const files = [];
   for (const chart of scenario.charts) {
     const file = `${scenario.name}-${chart.id}.png`;
     // a chart of what only some servers measure (server-side time) is drawn where one did
     if (chart.optional && ![...measured.values()].flat().some((r) => Number.isFinite(r[chart.y]))) continue;
-    const config = chartConfig({
-      spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
-      subtitle: chartSubtitle(chart, sizeLabel, sameScale),
-    });
-    if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
-    if (!config.data.datasets.some((d) => d.label.startsWith('article'))) {
-      config.options.plugins.subtitle.text = `measured at ${sizeLabel}; the article printed no figure for this chart`;
-    }
-    const estimated = estimatedNote(chart, [...measured.values()].flat());
-    if (estimated) config.options.plugins.subtitle.text = [config.options.plugins.subtitle.text, estimated];
-    fs.writeFileSync(path.join(outDir, file), await renderChart(config));
+    if (draw) {
+      const config = chartConfig({
+        spec: chart, measured, published: published.records, groups: chart.groups || scenario.collections, sameScale,
+        subtitle: chartSubtitle(chart, sizeLabel, sameScale), servers: serverRecords,
+      });
+      if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
+      if (!config.data.datasets.some((d) => d.label.startsWith('article'))) {
+        config.options.plugins.subtitle.text = `measured at ${sizeLabel}; the article printed no figure for this chart`;
+      }
+      const estimated = estimatedNote(chart, [...measured.values()].flat());
+      if (estimated) config.options.plugins.subtitle.text = [config.options.plugins.subtitle.text, estimated];
+      fs.writeFileSync(path.join(outDir, file), await renderChart(config));
+    } else if (!fs.existsSync(path.join(outDir, file))) continue;
     files.push(file);
     parts.push(`![${chart.title}](${file})`);
+    section.charts.push({
+      file: path.join(outDir, file), title: chart.title,
+      rules: chartRules(chart, published.findings || []),
+      differs: chartDiffers({ chart, scenario, runModel, measured, published: published.records, serverRecords }),
+    });
   }
-  return { markdown: parts.join('\n\n'), files };
+  return { markdown: parts.join('\n\n'), files, section };
 }
 
-/** Writes summary.md and every chart into runDir; returns what it wrote and any problems. */
-async function renderRunReport(runDir, scenarios) {
-  const runData = readRun(runDir);
-  const { run, servers: serverRecords, measurements, failures, calibrations, steps, end, problems } = runData;
-
-  const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
-  const runScenarios = run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
-  const recordsOf = new Map(runScenarios.map((s) => [s.name, scenarioRecords(s, measurements)]));
-  const verdicts = verdictsMarkdown(runScenarios.flatMap((s) => verdictsForScenario(s, recordsOf.get(s.name), (server) => sizesOf(runData, s.name, server))));
-  if (verdicts) parts.push(verdicts);
+/** What a reader checks only sometimes, for the appendix: [{ title, markdown }]. */
+function appendixItems(runModel, scenarios) {
+  const { run, servers, calibrations, steps, end, failures, problems } = runModel.data;
+  const items = [{ title: 'The run: parameters, servers, machine', markdown: describeRun(run, servers) }];
   const calibration = calibrationTable(calibrations, run);
-  if (calibration) parts.push(calibration);
+  if (calibration) items.push({ title: 'Calibration: what the shell adds (a short warm-up measure; npm run bench measures it at length)', markdown: calibration.replace(/^### .*\n+/, '') });
   const callPaths = callPathTable(steps, run);
-  if (callPaths) parts.push(callPaths);
-  const sizes = sizesSection(runData, runScenarios);
-  if (sizes) parts.push(sizes);
-  if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
-  else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
-  const files = [];
-  for (const name of run.params.scenarios) {
-    const scenario = scenarios.find((s) => s.name === name);
-    if (!scenario) { parts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
-    const out = await renderScenario({ scenario, records: recordsOf.get(name), run, runData, serverRecords, outDir: runDir });
-    parts.push(out.markdown);
-    files.push(...out.files);
-  }
-  if (failures.length) {
-    parts.push('## Failures', ...failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`));
-  }
-  if (problems.length) parts.push('## Problems reading results.jsonl', ...problems.map((p) => `- ${p}`));
-  const markdown = `${parts.join('\n\n')}\n`;
-  fs.writeFileSync(path.join(runDir, 'summary.md'), markdown);
-  const html = writeHtmlReport(runDir, markdown, `mongo-classics run ${path.basename(runDir)}`);
-  return { files: ['summary.md', html, ...files], problems, failures: failures.length };
+  if (callPaths) items.push({ title: 'Client path: which calls took the lean path', markdown: callPaths.replace(/^### .*\n+/, '') });
+  const sizes = sizesSection(runModel.data, scenarios);
+  if (sizes) items.push({ title: 'Sizes and time, and the models that chose them', markdown: sizes.replace(/^### .*\n+/, '') });
+  const rules = runModel.verdicts.length ? `Every rule, as the findings state it:\n\n${[...new Map(runModel.verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()].join('\n')}` : '';
+  if (rules) items.push({ title: 'Every rule', markdown: rules });
+  if (!end) items.unshift({ title: 'This run did not finish', markdown: 'What the page shows is what it recorded before it stopped.', open: true });
+  else if (end.status === 'interrupted') items.unshift({ title: `This run was interrupted (${end.signal})`, markdown: 'What the page shows is what it recorded before.', open: true });
+  if (failures.length) items.push({ title: `Failures (${failures.length})`, open: true, markdown: failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`).join('\n') });
+  if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${p}`).join('\n') });
+  return items;
 }
 
-module.exports = { renderRunReport, estimatedNote };
+/**
+ * Writes summary.md, report.html, verdicts.png (and, with draw, every chart) into outDir for
+ * one run or several side by side; returns what it wrote and any problems.
+ */
+async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = runDirs.length === 1 } = {}) {
+  const model = buildReportModel(runDirs.map((dir) => ({ dir })), scenarios);
+  const many = model.runs.length > 1;
+  const title = many ? `mongo-classics: ${model.runs.map((r) => r.label).join(', ')}` : `mongo-classics run ${model.runs[0].label}`;
+  const sections = new Map();
+  const files = [];
+  const scenarioParts = [];
+  for (const runModel of model.runs) {
+    for (const name of runModel.data.run.params.scenarios) {
+      const scenario = scenarios.find((s) => s.name === name);
+      if (!scenario) { scenarioParts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
+      const out = await renderScenario({
+        scenario, records: runModel.recordsOf.get(name), runModel, serverRecords: runModel.data.servers, outDir: runModel.dir, draw,
+      });
+      sections.set(`${runModel.index}|${name}`, out.section);
+      scenarioParts.push(many ? out.markdown.replace(/^## (.*)/, `## $1 (${runModel.label})`) : out.markdown);
+      if (draw) files.push(...out.files);
+    }
+  }
+  const appendix = new Map(model.runs.map((r) => [r.index, appendixItems(r, scenarios)]));
+  const parts = [
+    `# ${title}`,
+    ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell}.`),
+    matrixMarkdown(model),
+    ...scenarioParts,
+    '## Appendix',
+    ...model.runs.flatMap((r) => appendix.get(r.index).map((i) => `### ${i.title}${many ? ` (${r.label})` : ''}\n\n${i.markdown}`)),
+  ];
+  fs.writeFileSync(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
+  const html = writeHtmlReport(outDir, {
+    model, title, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run),
+  });
+  const png = writeVerdictsPng(outDir, model, title);
+  const problems = model.runs.flatMap((r) => r.data.problems.map((p) => (many ? `${r.label}: ${p}` : p)));
+  const failures = model.runs.reduce((n, r) => n + r.data.failures.length, 0);
+  return { files: ['summary.md', html, png, ...files], problems, failures, model };
+}
+
+/** Writes summary.md, report.html, verdicts.png and every chart into runDir; returns what it wrote and any problems. */
+function renderRunReport(runDir, scenarios) {
+  return renderReport([runDir], scenarios);
+}
+
+module.exports = { renderRunReport, renderReport, estimatedNote, chartShowsFinding };
