@@ -49,7 +49,7 @@ td.cell a:hover .reason { text-decoration: underline; }
 .cell .verdict { font-weight: 700; overflow: hidden; text-overflow: ellipsis; flex: 0 1 auto; }
 .cell .bar { flex: 0 0 auto; }
 .cell .ratio { font-weight: 700; font-variant-numeric: tabular-nums; margin-left: auto; }
-.cell .reason { font-size: 11.5px; color: #333; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.cell .reason { font-size: 11.5px; color: #333; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; flex: 1 1 auto; }
 .cell .mech { font-weight: 600; }
 ${STATUSES.concat('not run').map((s) => `.${statusClass(s)} { background: ${COLOURS[s].fill}; } .${statusClass(s)} .verdict { color: ${COLOURS[s].ink}; } .chip.${statusClass(s)} { color: ${COLOURS[s].ink}; }`).join('\n')}
 .kitnote { color: #555; font-weight: normal; }
@@ -97,23 +97,23 @@ function ratioBar(bands, measured, article, { width = 104, height = 12 } = {}) {
   return `<svg class="bar" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true">${parts.join('')}</svg>`;
 }
 
-function cellHtml(cell, row) {
+function cellHtml(cell, row, barWidth) {
   if (!cell) return '<td class="cell s-not-run"></td>';
   const drawn = cell.bands || row.bands;
-  const bar = drawn && (Number.isFinite(cell.ratio) || Number.isFinite(row.article.ratio)) ? ratioBar(drawn, cell.ratio, row.article.ratio) : '';
+  const bar = drawn && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(row.article.ratio)) ? ratioBar(drawn, cell.ratio, row.article.ratio, { width: barWidth }) : '';
   const word = `${cell.status}${cell.mechanism ? `<span class="mech">, ${escapeHtml(cell.mechanism)}</span>` : ''}`;
   const reason = cell.reason || '';
   const title = [cell.status, cell.mechanism, cell.measured].filter(Boolean).join(' · ');
   return `<td class="cell ${statusClass(cell.status)}" data-status="${escapeHtml(cell.status)}" title="${escapeHtml(title)}"><a href="${escapeHtml(cell.evidence || `#${row.anchor}`)}">`
-    + `<div class="line"><span class="verdict">${word}</span>${bar}<span class="ratio">${escapeHtml(cell.ratioText || '')}</span></div>`
-    + `<div class="reason">${escapeHtml(reason)}</div></a></td>`;
+    + `<div class="line"><span class="verdict">${word}</span><span class="ratio">${escapeHtml(cell.ratioText || '')}</span></div>`
+    + `<div class="line">${bar}<span class="reason">${escapeHtml(reason)}</span></div></a></td>`;
 }
 
 function rowHtml(row, columns, { prefix = '' } = {}) {
   const claim = `${prefix}${escapeHtml(row.claim)}`;
   return `<tr class="finding" data-finding="${escapeHtml(`${row.scenario}/${row.id}`)}"><td class="claim" title="${escapeHtml(row.published)}"><div class="clamp">${claim}</div></td>`
     + `<td class="fig" title="${escapeHtml(row.published)}"><div class="clamp">${escapeHtml(row.article.text)}</div></td>`
-    + `${columns.map((c) => cellHtml(row.cells[c.key], row)).join('')}</tr>`;
+    + `${columns.map((c) => cellHtml(row.cells[c.key], row, columns.length > 2 ? 84 : 120)).join('')}</tr>`;
 }
 
 function articleLabel(article) {
@@ -167,11 +167,15 @@ function pngData(file) {
 }
 
 /** One finding's evidence: its claim, the rule, and each column's verdict with what was measured. */
-function findingEvidence(row, columns) {
+function findingEvidence(row, columns, said) {
   const lines = columns.map((c) => {
     const cell = row.cells[c.key];
     if (!cell || cell.status === 'not run') return '';
-    return `<li><b>${escapeHtml(c.name)}</b>${columns.length > 1 ? ` <span class="kitnote">(${escapeHtml(c.sub)})</span>` : ''}: <span class="${statusClass(cell.status)}" style="padding:0 4px">${escapeHtml(cell.status)}</span>${cell.mechanism ? `, ${escapeHtml(cell.mechanism)}` : ''}: ${escapeHtml(cell.measured || cell.reason)}</li>`;
+    // a reason already given in this section is pointed to, not repeated
+    const why = cell.why && said.has(cell.why) ? `${cell.reason} (as above)` : cell.why;
+    if (cell.why) said.add(cell.why);
+    const text = [why, cell.instead ? `measured instead: ${cell.instead}` : (cell.why ? '' : cell.measured || cell.reason)].filter(Boolean).join('; ');
+    return `<li><b>${escapeHtml(c.name)}</b>${columns.length > 1 ? ` <span class="kitnote">(${escapeHtml(c.sub)})</span>` : ''}: <span class="${statusClass(cell.status)}" style="padding:0 4px">${escapeHtml(cell.status)}</span>${cell.mechanism ? `, ${escapeHtml(cell.mechanism)}` : ''}: ${escapeHtml(text)}</li>`;
   }).join('');
   const bands = bandsText(row.bands);
   return `<li id="${row.anchor}"><b>${row.kit ? 'The kit\'s question: ' : ''}${escapeHtml(row.claim)}</b><br>`
@@ -187,10 +191,11 @@ function gloss(article) {
 function articleHtml(article, model, sectionsOf) {
   const a = article.article || {};
   const rows = [...article.rows, ...(article.publishedOnly || []), ...model.kitRows.filter((r) => r.scenario === article.scenario)];
+  const said = new Set();
   const parts = [
     `<h2 id="${article.anchor}">${escapeHtml(article.scenario)}: ${escapeHtml(article.title)}</h2>`,
     `<p class="article-meta">“${escapeHtml(a.title)}”${gloss(a)}, ${escapeHtml(a.author ? `${a.author}, ` : '')}${escapeHtml(a.site)}, ${escapeHtml(a.year)}${a.url ? ` · <a href="${escapeHtml(a.url)}">${escapeHtml(a.url)}</a>` : ''}. Published on ${escapeHtml(article.publishedServer)}.</p>`,
-    `<h3 id="${article.anchor}-findings">Findings and their evidence</h3><ul class="findings">${rows.map((r) => findingEvidence(r, model.columns)).join('')}</ul>`,
+    `<h3 id="${article.anchor}-findings">Findings and their evidence</h3><ul class="findings">${rows.map((r) => findingEvidence(r, model.columns, said)).join('')}</ul>`,
   ];
   for (const run of model.runs) {
     const section = sectionsOf(run.index, article.scenario);
@@ -212,6 +217,13 @@ function articleHtml(article, model, sectionsOf) {
     }
   }
   return `<section>${parts.join('\n')}</section>`;
+}
+
+/** What failed, right under the matrix where a run recorded failures. */
+function failuresHtml(model) {
+  const runs = model.runs.filter((r) => r.data.failures.length);
+  if (!runs.length) return '';
+  return `<h2 id="failures">Failures</h2>${runs.map((r) => `<ul>${r.data.failures.map((f) => `<li>${model.runs.length > 1 ? `${escapeHtml(r.label)}: ` : ''}${escapeHtml([f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · '))}: ${escapeHtml(f.error)}</li>`).join('')}</ul>`).join('')}`;
 }
 
 /** The appendix: each run's details, calibration, client path, sizes, failures, collapsed. */
@@ -249,6 +261,7 @@ function reportHtml({ model, title, sectionsOf, appendixOf }) {
 ${factsHtml(model)}
 ${tallyHtml(model)}
 ${matrixHtml(model)}
+${failuresHtml(model)}
 ${model.articles.map((a) => articleHtml(a, model, sectionsOf)).join('\n')}
 ${appendixHtml(model, appendixOf)}
 </main>

@@ -208,6 +208,12 @@ function articleRatio(finding, publishedRecords) {
   return { ratio: finding.source === 'kit' ? null : ratio, text: Number.isFinite(ratio) ? ratioText(ratio) : '' };
 }
 
+/** An untested verdict's text as { why, instead }: the reason, and what was measured instead. */
+function splitWhy(text) {
+  const at = text.indexOf('; measured instead: ');
+  return at < 0 ? { why: text, instead: '' } : { why: text.slice(0, at), instead: text.slice(at + '; measured instead: '.length) };
+}
+
 /** One cell of the matrix from one verdict. */
 function cellOf(verdict, finding, { anchor, records }) {
   const bands = bandsOf(finding.check);
@@ -221,6 +227,8 @@ function cellOf(verdict, finding, { anchor, records }) {
     reason: reasonOf(verdict, finding.check, bands),
     mechanism: tested ? mechanismOf(finding, records) : null,
     measured: inWords(verdict.measured),
+    // where the finding could not be tested or is only published: why, and what was measured instead
+    ...(tested ? {} : splitWhy(inWords(verdict.measured))),
     evidence: `#${anchor}`,
   };
 }
@@ -276,7 +284,7 @@ function buildReportModel(runs, scenarios) {
       };
       for (const col of columns) {
         const m = models[col.run];
-        if (!m.scenarios.includes(scenario)) { row.cells[col.key] = { status: NOT_RUN, reason: 'this run did not run the article', bands: null, ratio: null, ratioText: '' }; continue; }
+        if (!m.scenarios.includes(scenario)) { row.cells[col.key] = { status: NOT_RUN, reason: '', bands: null, ratio: null, ratioText: '' }; continue; }
         // a finding across servers (zstd against none) or published only is one verdict for the whole run
         const v = m.verdicts.find((x) => x.scenario === scenario.name && x.finding.id === finding.id && (x.server === col.server || x.server === 'all servers' || x.server === 'the article\'s'));
         if (!v) { row.cells[col.key] = { status: NOT_RUN, reason: 'not measured on this server', bands: null, ratio: null, ratioText: '' }; continue; }

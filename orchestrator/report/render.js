@@ -11,6 +11,7 @@ const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { chartConfig, renderChart } = require('./charts');
 const { formatValue, formatBytes, markdownText } = require('./format');
 const { writeHtmlReport } = require('./html');
+const { verdictsMarkdown } = require('./verdicts');
 const { serverKind, matches } = require('../results/records');
 const { buildReportModel, sizeShare, firstClause } = require('./model');
 const { serverDisplayName } = require('./server-names');
@@ -303,7 +304,7 @@ async function renderScenario({ scenario, records, runModel, serverRecords, outD
 
 /** What a reader checks only sometimes, for the appendix: [{ title, markdown }]. */
 function appendixItems(runModel, scenarios) {
-  const { run, servers, calibrations, steps, end, failures, problems } = runModel.data;
+  const { run, servers, calibrations, steps, end, problems } = runModel.data;
   const items = [{ title: 'The run: parameters, servers, machine', markdown: describeRun(run, servers) }];
   const calibration = calibrationTable(calibrations, run);
   if (calibration) items.push({ title: 'Calibration: what the shell adds (a short warm-up measure; npm run bench measures it at length)', markdown: calibration.replace(/^### .*\n+/, '') });
@@ -311,13 +312,24 @@ function appendixItems(runModel, scenarios) {
   if (callPaths) items.push({ title: 'Client path: which calls took the lean path', markdown: callPaths.replace(/^### .*\n+/, '') });
   const sizes = sizesSection(runModel.data, scenarios);
   if (sizes) items.push({ title: 'Sizes and time, and the models that chose them', markdown: sizes.replace(/^### .*\n+/, '') });
-  const rules = runModel.verdicts.length ? `Every rule, as the findings state it:\n\n${[...new Map(runModel.verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()].join('\n')}` : '';
-  if (rules) items.push({ title: 'Every rule', markdown: rules });
+  const rules = runModel.verdicts.length ? `${[...new Map(runModel.verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()].join('\n')}` : '';
+  if (rules) items.push({ title: 'Every rule', markdown: rules, page: true });
+  // summary.md keeps each verdict as the kit recorded it (its figures named as results.jsonl names
+  // them), for whoever checks a verdict against the records; the page shows them per article
+  const recorded = verdictsMarkdown(runModel.verdicts).split('\n\n').slice(2).join('\n\n');
+  if (recorded) items.push({ title: 'Every verdict and rule, as recorded', markdown: recorded, summary: true });
   if (!end) items.unshift({ title: 'This run did not finish', markdown: 'What the page shows is what it recorded before it stopped.', open: true });
   else if (end.status === 'interrupted') items.unshift({ title: `This run was interrupted (${end.signal})`, markdown: 'What the page shows is what it recorded before.', open: true });
-  if (failures.length) items.push({ title: `Failures (${failures.length})`, open: true, markdown: failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`).join('\n') });
   if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${p}`).join('\n') });
   return items;
+}
+
+/** What failed, where a run recorded failures: a section of its own, right after the verdicts. */
+function failuresMarkdown(model) {
+  return model.runs.filter((r) => r.data.failures.length).map((r) => [
+    `## Failures${model.runs.length > 1 ? ` (${r.label})` : ''}`,
+    r.data.failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`).join('\n'),
+  ].join('\n\n'));
 }
 
 /**
@@ -348,13 +360,14 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
     `# ${title}`,
     ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell}.`),
     matrixMarkdown(model),
+    ...failuresMarkdown(model),
     ...scenarioParts,
     '## Appendix',
-    ...model.runs.flatMap((r) => appendix.get(r.index).map((i) => `### ${i.title}${many ? ` (${r.label})` : ''}\n\n${i.markdown}`)),
+    ...model.runs.flatMap((r) => appendix.get(r.index).filter((i) => !i.page).map((i) => `### ${i.title}${many ? ` (${r.label})` : ''}\n\n${i.markdown}`)),
   ];
   fs.writeFileSync(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
   const html = writeHtmlReport(outDir, {
-    model, title, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run),
+    model, title, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run).filter((i) => !i.summary),
   });
   const png = writeVerdictsPng(outDir, model, title);
   const problems = model.runs.flatMap((r) => r.data.problems.map((p) => (many ? `${r.label}: ${p}` : p)));
@@ -367,4 +380,4 @@ function renderRunReport(runDir, scenarios) {
   return renderReport([runDir], scenarios);
 }
 
-module.exports = { renderRunReport, renderReport, estimatedNote, chartShowsFinding };
+module.exports = { renderRunReport, renderReport, estimatedNote, chartShowsFinding, failuresMarkdown };
