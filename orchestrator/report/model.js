@@ -300,7 +300,7 @@ function buildReportModel(runs, scenarios) {
       const first = article.publishedOnly[0];
       article.foldedRow = {
         id: 'published-only', scenario: scenario.name, folded: article.publishedOnly,
-        claim: `${article.publishedOnly.length} findings about what no server today runs: ${article.publishedOnly.map((r) => r.claim).join('; ')}`,
+        claim: `${article.publishedOnly.length} finding${article.publishedOnly.length === 1 ? '' : 's'} about what no server today runs: ${article.publishedOnly.map((r) => r.claim).join('; ')}`,
         published: article.publishedOnly.map((r) => r.published).join('; '), rule: firstClause(first.rule), kit: false,
         article: { ratio: null, text: article.publishedOnly.map((r) => r.article.text).filter(Boolean).join(', ') }, bands: null,
         anchor: anchorOf('finding', scenario.name, 'published-only'), cells: first.cells,
