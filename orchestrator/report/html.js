@@ -30,7 +30,7 @@ nav.contents a { margin-left: 10px; }
 .facts b { color: #1d1d1d; font-weight: 600; }
 .tally { margin: 8px 0 6px; display: flex; gap: 6px; flex-wrap: wrap; align-items: center; font-size: 12.5px; }
 .chip { padding: 2px 9px; border-radius: 10px; font-weight: 600; }
-.legend { color: #555; margin-left: 8px; }
+.legend { color: #555; margin-left: 8px; flex: 1 1 300px; }
 .legend svg { vertical-align: middle; }
 table { border-collapse: collapse; }
 table.matrix { width: 100%; table-layout: fixed; font-size: 12.5px; }
@@ -125,7 +125,7 @@ function articleLabel(article) {
 function matrixHtml(model) {
   const { columns } = model;
   const span = columns.length + 2;
-  const head = `<thead><tr><th style="width:${columns.length > 1 ? 27 : 44}%">finding (the article's claim)</th><th style="width:${columns.length > 1 ? 8 : 9}%">article</th>`
+  const head = `<thead><tr><th style="width:${columns.length > 1 ? 27 : 40}%">finding (the article's claim)</th><th style="width:${columns.length > 1 ? 8 : 9}%">article</th>`
     + `${columns.map((c) => `<th>${escapeHtml(c.name)}<span class="sub">${escapeHtml(c.sub)}</span></th>`).join('')}</tr></thead>`;
   const body = [];
   for (const a of model.articles) {
@@ -144,7 +144,7 @@ function matrixHtml(model) {
 function tallyHtml(model) {
   const chips = STATUSES.filter((s) => model.tally[s]).map((s) => `<span class="chip ${statusClass(s)}">${model.tally[s]} ${escapeHtml(s)}</span>`);
   const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 2, status: 'inconclusive' }, { from: 2, to: Infinity, status: 'holds' }], 3, 10)}`
-    + ' each cell: ● measured, ◇ the article, on one log scale from 0.01× to 100× (the tick is 1×), over the rule\'s bands; click a cell for its evidence</span>';
+    + ' ● measured, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands · a cell links to its evidence</span>';
   return `<div class="tally">${chips.join('')}${legend}</div>`;
 }
 

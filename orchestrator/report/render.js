@@ -14,7 +14,7 @@ const { writeHtmlReport } = require('./html');
 const { verdictsMarkdown } = require('./verdicts');
 const { serverKind, matches } = require('../results/records');
 const { buildReportModel, sizeShare, firstClause } = require('./model');
-const { serverDisplayName } = require('./server-names');
+const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
 const { writeVerdictsPng } = require('./verdicts-png');
 
@@ -169,6 +169,9 @@ function showsServerTime(scenario) {
 
 /** Whether a chart draws what a finding decides on: its y is the check's field and its selection does not exclude the check's. */
 function chartShowsFinding(chart, finding) {
+  // a chart may name the findings it draws; else it is matched on its field and selection
+  const named = chart.findings || (chart.finding ? [chart.finding] : null);
+  if (named) return named.includes(finding.id);
   const check = finding.check || {};
   if (check.field !== chart.y && check.y !== chart.y) return false;
   const sels = [check.num, check.den, check.grows, check.flat?.where, check.where].filter(Boolean);
@@ -190,6 +193,8 @@ function chartRules(chart, findings) {
 function chartDiffers({ chart, scenario, runModel, measured, published, serverRecords }) {
   const out = [];
   for (const [name, rs] of measured) {
+    // only where the chart draws this server's measurements
+    if (!rs.some((r) => matches(r, chart) && Number.isFinite(r[chart.y]))) continue;
     const server = rs[0]?.server;
     const share = server ? sizeShare(runModel, scenario, server) : null;
     if (share !== null && Math.abs(share - 1) > 0.005) out.push(`${name} ran ${share < 0.01 ? `${(share * 100).toFixed(2)}%` : `${Math.round(share * 100)}%`} of the article's size`);
@@ -250,7 +255,8 @@ async function renderScenario({ scenario, records, runModel, serverRecords, outD
   const section = { intro, servers: [], charts: [] };
   for (const [name, rs] of measured) {
     const s = serverOf.get(name);
-    parts.push(`### ${name}`);
+    // the kit's name for the server beside its real one, as the run's options and results.jsonl name it
+    parts.push(`### ${s.server}: ${name}`);
     const entry = { server: s.server, name, tables: [], declared: [], notes: [], counts: '', serverTime: '', once: null };
     const declared = declaredLimits(scenario, s, published);
     if (declared) entry.declared.push(declared);
@@ -307,7 +313,11 @@ function appendixItems(runModel, scenarios) {
   const { run, servers, calibrations, steps, end, problems } = runModel.data;
   const items = [{ title: 'The run: parameters, servers, machine', markdown: describeRun(run, servers) }];
   const calibration = calibrationTable(calibrations, run);
-  if (calibration) items.push({ title: 'Calibration: what the shell adds (a short warm-up measure; npm run bench measures it at length)', markdown: calibration.replace(/^### .*\n+/, '') });
+  if (calibration) {
+    const { ops, rounds } = calibrations[0];
+    const caveat = `A caveat first: ${ops} operations × ${rounds} rounds in a fresh process are mostly warm-up (the JIT, the pool's first connections), so a ratio here may read below 1 or far above it; it is a rough guide to what the shell adds, not its cost (\`npm run bench\` measures that at length).`;
+    items.push({ title: 'Calibration: what the shell adds', markdown: `${caveat}\n\n${calibration.replace(/^### .*\n+/, '')}` });
+  }
   const callPaths = callPathTable(steps, run);
   if (callPaths) items.push({ title: 'Client path: which calls took the lean path', markdown: callPaths.replace(/^### .*\n+/, '') });
   const sizes = sizesSection(runModel.data, scenarios);
@@ -358,7 +368,7 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
   const appendix = new Map(model.runs.map((r) => [r.index, appendixItems(r, scenarios)]));
   const parts = [
     `# ${title}`,
-    ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell}.`),
+    ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell} · ${r.data.servers.map(serverNameWithAlias).join(', ')}.`),
     matrixMarkdown(model),
     ...failuresMarkdown(model),
     ...scenarioParts,

@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { createCanvas } = require('canvas');
 const { STATUSES } = require('./model');
+const { serverNameWithAlias } = require('./server-names');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
 
 const WIDTH = 1400;
@@ -60,7 +61,7 @@ function lines(model) {
 /** Draws the matrix; returns the PNG's bytes. */
 function verdictsPng(model, title) {
   const items = lines(model);
-  const head = 96;
+  const head = 112;
   const height = head + items.reduce((n, i) => n + (i.group ? GROUP : ROW), 0) + PAD;
   const canvas = createCanvas(WIDTH, height);
   const ctx = canvas.getContext('2d');
@@ -72,7 +73,7 @@ function verdictsPng(model, title) {
   ctx.fillText(fit(ctx, title, WIDTH - 2 * PAD), PAD, 18);
   ctx.font = `12px ${FONT}`;
   ctx.fillStyle = '#444';
-  const facts = model.runs.map((r) => `${model.runs.length > 1 ? `${r.label}: ` : ''}${r.facts.date}, ${r.facts.machine}, ${r.facts.kit}, ${r.facts.size}`).join(' | ');
+  const facts = model.runs.map((r) => `${model.runs.length > 1 ? `${r.label}: ` : ''}${r.facts.date}, ${r.facts.machine}, ${r.facts.kit}, ${r.facts.size}${model.runs.length > 1 ? '' : `, ${r.data.servers.map(serverNameWithAlias).join(', ')}`}`).join(' | ');
   ctx.fillText(fit(ctx, facts, WIDTH - 2 * PAD), PAD, 38);
   // the tally
   let x = PAD;
@@ -130,9 +131,10 @@ function verdictsPng(model, title) {
       ctx.fillText(cell.ratioText || '', cx + colW - 6, y + 12);
       ctx.textAlign = 'left';
       const bands = cell.bands || row.bands;
-      if (bands && (Number.isFinite(cell.ratio) || Number.isFinite(row.article.ratio))) drawBar(ctx, cx + 6, y + 22, Math.min(120, colW * 0.4), bands, cell.ratio, row.article.ratio);
+      const drawn = bands && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(row.article.ratio));
+      if (drawn) drawBar(ctx, cx + 6, y + 22, Math.min(120, colW * 0.4), bands, cell.ratio, row.article.ratio);
       ctx.font = `11px ${FONT}`; ctx.fillStyle = '#333';
-      const barW = bands ? Math.min(120, colW * 0.4) + 12 : 0;
+      const barW = drawn ? Math.min(120, colW * 0.4) + 12 : 0;
       ctx.fillText(fit(ctx, cell.reason, colW - 12 - barW), cx + 6 + barW, y + 28);
     });
     ctx.fillStyle = '#e6e6e6'; ctx.fillRect(PAD, y + ROW - 1, claimW + figW, 1);
