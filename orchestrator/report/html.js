@@ -162,8 +162,14 @@ function tableHtml({ header, rows }) {
     + `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
 }
 
-function pngData(file) {
-  return fs.existsSync(file) ? `data:image/png;base64,${fs.readFileSync(file).toString('base64')}` : null;
+/**
+ * A chart's src: embedded where it lies beside the page (a run's own report opens alone), else
+ * the path to it in its run's folder (a page of several runs would copy every run's charts).
+ */
+function pngSrc(file, outDir) {
+  if (!fs.existsSync(file)) return null;
+  if (outDir && path.dirname(path.resolve(file)) !== path.resolve(outDir)) return path.relative(outDir, file).split(path.sep).map(encodeURIComponent).join('/');
+  return `data:image/png;base64,${fs.readFileSync(file).toString('base64')}`;
 }
 
 /** One finding's evidence: its claim, the rule, and each column's verdict with what was measured. */
@@ -188,7 +194,7 @@ function gloss(article) {
 }
 
 /** One article's section: its findings' evidence, then per run its tables and charts with what to read in each. */
-function articleHtml(article, model, sectionsOf) {
+function articleHtml(article, model, sectionsOf, outDir) {
   const a = article.article || {};
   const rows = [...article.rows, ...(article.publishedOnly || []), ...model.kitRows.filter((r) => r.scenario === article.scenario)];
   const said = new Set();
@@ -210,7 +216,7 @@ function articleHtml(article, model, sectionsOf) {
       if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${more.map((m) => marked.parse(m)).join('')}</details>`);
     }
     for (const chart of section.charts) {
-      const src = pngData(chart.file);
+      const src = pngSrc(chart.file, outDir);
       if (!src) continue;
       const caption = [...chart.rules.map((r) => `<p><b>Rule:</b> ${escapeHtml(r)}</p>`), ...(chart.differs.length ? [`<p><b>Differs from the article:</b> ${escapeHtml(chart.differs.join('; '))}.</p>`] : [])];
       parts.push(`<figure><img alt="${escapeHtml(chart.title)}" src="${src}">${caption.length ? `<figcaption>${caption.join('')}</figcaption>` : ''}</figure>`);
@@ -241,7 +247,7 @@ function appendixHtml(model, appendixOf) {
  * The page, from the model, each article's section (sectionsOf(runIndex, scenarioName)) and the
  * appendix items (appendixOf(runIndex): [{ title, markdown }]).
  */
-function reportHtml({ model, title, sectionsOf, appendixOf }) {
+function reportHtml({ model, title, sectionsOf, appendixOf, outDir = null }) {
   const contents = [
     '<a href="#verdicts">verdicts</a>',
     ...model.articles.map((a) => `<a href="#${a.anchor}">${escapeHtml(a.scenario)}</a>`),
@@ -262,7 +268,7 @@ ${factsHtml(model)}
 ${tallyHtml(model)}
 ${matrixHtml(model)}
 ${failuresHtml(model)}
-${model.articles.map((a) => articleHtml(a, model, sectionsOf)).join('\n')}
+${model.articles.map((a) => articleHtml(a, model, sectionsOf, outDir)).join('\n')}
 ${appendixHtml(model, appendixOf)}
 </main>
 </body>

@@ -377,7 +377,7 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
   ];
   fs.writeFileSync(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
   const html = writeHtmlReport(outDir, {
-    model, title, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run).filter((i) => !i.summary),
+    model, title, outDir, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run).filter((i) => !i.summary),
   });
   const png = writeVerdictsPng(outDir, model, title);
   const problems = model.runs.flatMap((r) => r.data.problems.map((p) => (many ? `${r.label}: ${p}` : p)));
