@@ -62,7 +62,7 @@ table.data td { text-align: right; font-variant-numeric: tabular-nums; }
 table.data td:first-child { text-align: left; }
 .tablewrap { max-width: 100%; overflow-x: auto; }
 .findings { margin: 4px 0 8px; padding-left: 0; list-style: none; }
-.findings li { margin: 6px 0; padding: 4px 8px; border-left: 4px solid #ccc; background: #fafafa; }
+.findings > li { margin: 6px 0; padding: 4px 8px; border-left: 4px solid #ccc; background: #fafafa; }
 .findings .rule { color: #444; font-size: 12.5px; }
 .findings .verdicts { margin: 2px 0 0; padding-left: 18px; font-size: 12.5px; }
 figure { margin: 10px 0 16px; }
@@ -184,8 +184,15 @@ function findingEvidence(row, columns, said) {
     return `<li><b>${escapeHtml(c.name)}</b>${columns.length > 1 ? ` <span class="kitnote">(${escapeHtml(c.sub)})</span>` : ''}: <span class="${statusClass(cell.status)}" style="padding:0 4px">${escapeHtml(cell.status)}</span>${cell.mechanism ? `, ${escapeHtml(cell.mechanism)}` : ''}: ${escapeHtml(text)}</li>`;
   }).join('');
   const bands = bandsText(row.bands);
+  // the findings only published, folded into one row in the matrix, are listed under one heading and one reason
+  if (row.folded) {
+    return `<li id="${row.anchor}"><b>What the article found of what no server today runs</b>`
+      + `<ul class="verdicts">${row.folded.map((f) => `<li id="${f.anchor}">${escapeHtml(f.claim)}: ${escapeHtml(f.published)}</li>`).join('')}</ul>`
+      + `<span class="rule">${escapeHtml(row.rule)}.</span><ul class="verdicts">${lines}</ul></li>`;
+  }
+  const drawn = Number.isFinite(row.article.ratio) && row.bands ? ` (drawn as ${escapeHtml(row.article.text)})` : '';
   return `<li id="${row.anchor}"><b>${row.kit ? 'The kit\'s question: ' : ''}${escapeHtml(row.claim)}</b><br>`
-    + `<span class="rule">The article: ${escapeHtml(row.published)}${row.article.text ? ` (drawn as ${escapeHtml(row.article.text)})` : ''}.<br>The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
+    + `<span class="rule">${row.kit ? 'Beside it, the article' : 'The article'}: ${escapeHtml(row.published.replace(/^the article: /, ''))}${drawn}.<br>The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
     + `<ul class="verdicts">${lines}</ul></li>`;
 }
 
@@ -196,7 +203,7 @@ function gloss(article) {
 /** One article's section: its findings' evidence, then per run its tables and charts with what to read in each. */
 function articleHtml(article, model, sectionsOf, outDir) {
   const a = article.article || {};
-  const rows = [...article.rows, ...(article.publishedOnly || []), ...model.kitRows.filter((r) => r.scenario === article.scenario)];
+  const rows = [...article.rows, ...(article.foldedRow ? [article.foldedRow] : []), ...model.kitRows.filter((r) => r.scenario === article.scenario)];
   const said = new Set();
   const parts = [
     `<h2 id="${article.anchor}">${escapeHtml(article.scenario)}: ${escapeHtml(article.title)}</h2>`,
