@@ -100,7 +100,8 @@ function ratioBar(bands, measured, article, { width = 104, height = 12 } = {}) {
 function cellHtml(cell, row, barWidth) {
   if (!cell) return '<td class="cell s-not-run"></td>';
   const drawn = cell.bands || row.bands;
-  const bar = drawn && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(row.article.ratio)) ? ratioBar(drawn, cell.ratio, row.article.ratio, { width: barWidth }) : '';
+  const article = (cell.article || row.article).ratio;
+  const bar = drawn && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(article)) ? ratioBar(drawn, cell.ratio, article, { width: barWidth }) : '';
   const word = `${cell.status}${cell.mechanism ? `<span class="mech">, ${escapeHtml(cell.mechanism)}</span>` : ''}`;
   const reason = cell.reason || '';
   const title = [cell.status, cell.mechanism, cell.measured].filter(Boolean).join(' · ');

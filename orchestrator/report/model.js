@@ -163,7 +163,7 @@ function reasonOf(verdict, check, bands) {
   if (check.kind === 'crossing') return crossingText(text) || firstClause(inWords(text));
   if (check.kind === 'growth') {
     const m = /at (\d+) (\w+) against the fastest \((\d+)/.exec(text);
-    if (m) return `at ${Number(m[1]).toLocaleString("en-US")} ${fieldWords(m[2])}, against the fastest at ${Number(m[3]).toLocaleString("en-US")}`;
+    if (m) return `at ${Number(m[1]).toLocaleString("en-US")} ${fieldWords(m[2])} against ${Number(m[3]).toLocaleString("en-US")}`;
   }
   if (verdict.status === INCONCLUSIVE && bands) {
     const between = bands.filter((b) => b.status === INCONCLUSIVE).map((b) => `${ratioText(b.from)}–${ratioText(b.to)}`);
@@ -214,17 +214,43 @@ function splitWhy(text) {
   return at < 0 ? { why: text, instead: '' } : { why: text.slice(0, at), instead: text.slice(at + '; measured instead: '.length) };
 }
 
+/**
+ * A growth measured up to a smaller x than the article's (1,000 comments per blog where the article
+ * went to 10,000) compares with the article's own growth up to that x: the check applied to the
+ * published records up to it. null where the run reached the article's largest x, or for other checks.
+ */
+function articleAtSameSize(finding, verdict, published) {
+  const { check } = finding;
+  if (check.kind !== 'growth' || !published?.length || finding.source === 'kit') return null;
+  const at = new RegExp(`at (\\d+) ${check.x} against the fastest`).exec(String(verdict.measured || ''));
+  if (!at) return null;
+  const maxX = Number(at[1]);
+  const xs = published.map((r) => r[check.x]).filter(Number.isFinite);
+  if (!xs.length || maxX >= Math.max(...xs)) return null;
+  try {
+    const r = ratioOfVerdict(judge(finding, published.filter((p) => !Number.isFinite(p[check.x]) || p[check.x] <= maxX)), check);
+    return Number.isFinite(r) ? { ratio: r, text: ratioText(r) } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One cell of the matrix from one verdict. */
-function cellOf(verdict, finding, { anchor, records }) {
+function cellOf(verdict, finding, { anchor, records, published }) {
   const bands = bandsOf(finding.check);
   const ratio = ratioOfVerdict(verdict, finding.check);
   const tested = [HOLDS, FAILS, INCONCLUSIVE].includes(verdict.status);
+  const article = articleAtSameSize(finding, verdict, published);
+  let reason = reasonOf(verdict, finding.check, bands);
+  if (article && tested) reason += `; the article ${article.text} there`;
   return {
     status: verdict.status,
     ratio,
+    // where the run stopped short of the article's largest point, the article's figure at the run's
+    ...(article ? { article } : {}),
     ratioText: finding.check.kind === 'crossing' ? crossingText(verdict.measured) || '–' : ratioText(ratio),
     bands,
-    reason: reasonOf(verdict, finding.check, bands),
+    reason,
     mechanism: tested ? mechanismOf(finding, records) : null,
     measured: inWords(verdict.measured),
     // where the finding could not be tested or is only published: why, and what was measured instead
@@ -289,7 +315,7 @@ function buildReportModel(runs, scenarios) {
         const v = m.verdicts.find((x) => x.scenario === scenario.name && x.finding.id === finding.id && (x.server === col.server || x.server === 'all servers' || x.server === 'the article\'s'));
         if (!v) { row.cells[col.key] = { status: NOT_RUN, reason: 'not measured on this server', bands: null, ratio: null, ratioText: '' }; continue; }
         const records = (m.recordsOf.get(scenario.name) || []).filter((r) => r.server === col.server);
-        row.cells[col.key] = cellOf(v, finding, { anchor, records });
+        row.cells[col.key] = cellOf(v, finding, { anchor, records, published: published.records || [] });
       }
       if (finding.check.kind === 'publishedOnly') article.publishedOnly = [...(article.publishedOnly || []), row];
       else if (row.kit) kitRows.push(row);

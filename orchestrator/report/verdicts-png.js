@@ -131,8 +131,9 @@ function verdictsPng(model, title) {
       ctx.fillText(cell.ratioText || '', cx + colW - 6, y + 12);
       ctx.textAlign = 'left';
       const bands = cell.bands || row.bands;
-      const drawn = bands && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(row.article.ratio));
-      if (drawn) drawBar(ctx, cx + 6, y + 22, Math.min(120, colW * 0.4), bands, cell.ratio, row.article.ratio);
+      const article = (cell.article || row.article).ratio;
+      const drawn = bands && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(article));
+      if (drawn) drawBar(ctx, cx + 6, y + 22, Math.min(120, colW * 0.4), bands, cell.ratio, article);
       ctx.font = `11px ${FONT}`; ctx.fillStyle = '#333';
       const barW = drawn ? Math.min(120, colW * 0.4) + 12 : 0;
       ctx.fillText(fit(ctx, cell.reason, colW - 12 - barW), cx + 6 + barW, y + 28);

@@ -167,6 +167,31 @@ describe('report model', () => {
   });
 });
 
+describe('report model on an article\'s own findings', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-model-'));
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('holds a growth measured short of the article\'s largest point against the article\'s growth at the same point', () => {
+    const { resolveConfig } = require('../../orchestrator/config');
+    const { discoverScenarios } = require('../../orchestrator/scenarios');
+    const { shellDir, root: kitRoot } = resolveConfig();
+    const scenarios = discoverScenarios(shellDir, kitRoot).filter((s) => s.name === 'embedded-comments');
+    const cellRecords = [10, 100, 1000].flatMap((perBlog, i) => ['embedded', 'separate'].map((layout) => ({
+      type: 'measurement', scenario: 'embedded-comments', server: 'embedded', step: 'bench', pass: 1, mode: 'safe', layout, perBlog, seconds: layout === 'embedded' ? 10 * 4 ** i : 10,
+    })));
+    const dir = runDir(root, 'ec', [{ ...header('ec'), params: { ...header('ec').params, scenarios: ['embedded-comments'] } }, { ...FERRETDB2, server: 'embedded' }, ...cellRecords]);
+    const model = buildReportModel([{ dir }], scenarios);
+    const row = model.rows.find((r) => r.id === 'embedded-slows');
+    const c = Object.values(row.cells)[0];
+    assert.equal(c.status, HOLDS);
+    assert.equal(c.ratio, 16);
+    // the article: 4.30 s at 10 per blog, 13.77 s at 1,000 (3.2×), 107.09 s at 10,000 (24.9×)
+    assert.equal(row.article.text, '24.9×');
+    assert.equal(c.article.text, '3.20×');
+    assert.match(c.reason, /^at 1,000 per blog against 10; the article 3\.20× there$/);
+  });
+});
+
 describe('server display names', () => {
   it('names the engine, its version and topology from the server record', () => {
     assert.equal(serverDisplayName(FERRETDB2), 'FerretDB 2.7 / DocumentDB 1.0 on PostgreSQL 18.6');
