@@ -28,7 +28,8 @@ function register(program, { config, log, setResult }) {
         report.files.push(await screenshotFirstScreen(outDir));
       }
       for (const p of report.problems) log(`warning: ${p}`);
-      const shown = path.relative(process.cwd(), outDir) || '.';
+      const relative = path.relative(process.cwd(), outDir) || '.';
+      const shown = relative.startsWith('..') ? outDir : relative;
       log(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);
       setResult(0);
     });

@@ -125,6 +125,7 @@ function articleLabel(article) {
 /** The matrix: findings grouped by article (claims first), then the kit's own questions apart. */
 function matrixHtml(model) {
   const { columns } = model;
+  if (!columns.length) return '<p id="matrix">No server was measured in this run, so no finding could be judged: see the failures below.</p>';
   const span = columns.length + 2;
   const head = `<thead><tr><th style="width:${columns.length > 1 ? 27 : 40}%">finding (the article's claim)</th><th style="width:${columns.length > 1 ? 8 : 9}%">article</th>`
     + `${columns.map((c) => `<th>${escapeHtml(c.name)}<span class="sub">${escapeHtml(c.sub)}</span></th>`).join('')}</tr></thead>`;

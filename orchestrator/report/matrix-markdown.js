@@ -30,6 +30,7 @@ function matrixMarkdown(model) {
   const { columns } = model;
   const rows = [...model.articles.flatMap((a) => [...a.rows, ...(a.foldedRow ? [a.foldedRow] : [])]), ...model.kitRows];
   if (!rows.length) return '';
+  if (!columns.length) return '## Verdicts\n\nNo server was measured in this run, so no finding could be judged: see the failures below.';
   const notes = reasonNotes(rows, columns);
   const header = ['article', 'finding', 'article\'s figure', ...columns.map((c) => `${c.name} (${c.sub})`)];
   const line = (cells) => `| ${cells.map((c) => markdownText(c)).join(' | ')} |`;
@@ -39,9 +40,9 @@ function matrixMarkdown(model) {
   const tally = STATUSES.filter((s) => model.tally[s]).map((s) => `${model.tally[s]} ${s}`).join(' · ');
   return [
     '## Verdicts',
-    `${tally}. Each cell: the verdict, the measured ratio (the finding's figure, as its rule computes it), and a note saying why. *Inconclusive* is inside the rule's margin; *cannot be tested here* gives the reason, with what was measured instead; *published only* is a finding about what no server today runs. The kit's own questions are not the articles' claims. Each rule is in the appendix, and each article's section gives the evidence.`,
+    `${tally ? `${tally}. ` : ''}Each cell: the verdict, the measured ratio (the finding's figure, as its rule computes it), and a note saying why. *Inconclusive* is inside the rule's margin; *cannot be tested here* gives the reason, with what was measured instead; *published only* is a finding about what no server today runs. The kit's own questions are not the articles' claims. Each rule is in the appendix, and each article's section gives the evidence.`,
     [line(header), `| ${header.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`, ...body].join('\n'),
-    `Notes:\n${[...notes].map(([text, n]) => `${n}. ${markdownText(text)}`).join('\n')}`,
+    ...(notes.size ? [`Notes:\n${[...notes].map(([text, n]) => `${n}. ${markdownText(text)}`).join('\n')}`] : []),
   ].join('\n\n');
 }
 

@@ -368,7 +368,7 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
   const appendix = new Map(model.runs.map((r) => [r.index, appendixItems(r, scenarios)]));
   const parts = [
     `# ${title}`,
-    ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell} · ${r.data.servers.map(serverNameWithAlias).join(', ')}.`),
+    ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell}${r.data.servers.length ? ` · ${r.data.servers.map(serverNameWithAlias).join(', ')}` : ''}.`),
     matrixMarkdown(model),
     ...failuresMarkdown(model),
     ...scenarioParts,
