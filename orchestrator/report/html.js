@@ -209,7 +209,7 @@ function articleHtml(article, model, sectionsOf, outDir) {
   const said = new Set();
   const parts = [
     `<h2 id="${article.anchor}">${escapeHtml(article.scenario)}: ${escapeHtml(article.title)}</h2>`,
-    `<p class="article-meta">“${escapeHtml(a.title)}”${gloss(a)}, ${escapeHtml(a.author ? `${a.author}, ` : '')}${escapeHtml(a.site)}, ${escapeHtml(a.year)}${a.url ? ` · <a href="${escapeHtml(a.url)}">${escapeHtml(a.url)}</a>` : ''}. Published on ${escapeHtml(article.publishedServer)}.</p>`,
+    `<p class="article-meta">“<span lang="${escapeHtml(a.language || 'en')}">${escapeHtml(a.title)}</span>”${gloss(a)}, ${escapeHtml(a.author ? `${a.author}, ` : '')}${escapeHtml(a.site)}, ${escapeHtml(a.year)}${a.url ? ` · <a href="${escapeHtml(a.url)}">${escapeHtml(a.url)}</a>` : ''}. Published on ${escapeHtml(article.publishedServer)}.</p>`,
     `<h3 id="${article.anchor}-findings">Findings and their evidence</h3><ul class="findings">${rows.map((r) => findingEvidence(r, model.columns, said)).join('')}</ul>`,
   ];
   for (const run of model.runs) {
