@@ -22,6 +22,15 @@ function fit(ctx, text, width) {
   return `${t.trimEnd()}…`;
 }
 
+/** A name in at most two lines that fit width: [first, second] (second empty where one line holds it). */
+function wrapTwo(ctx, text, width) {
+  if (ctx.measureText(text).width <= width) return [text, ''];
+  const words = text.split(' ');
+  let first = '';
+  while (words.length && ctx.measureText(`${first} ${words[0]}`.trim()).width <= width) first = `${first} ${words.shift()}`.trim();
+  return [first, fit(ctx, words.join(' '), width)];
+}
+
 function drawBar(ctx, x, y, w, bands, measured, article) {
   const h = 10;
   const at = (p) => x + p * w;
@@ -61,7 +70,8 @@ function lines(model) {
 /** Draws the matrix; returns the PNG's bytes. */
 function verdictsPng(model, title) {
   const items = lines(model);
-  const head = 112;
+  const factLines = model.runs.length;
+  const head = 112 + 16 * (factLines - 1) + 14;
   const height = head + items.reduce((n, i) => n + (i.group ? GROUP : ROW), 0) + PAD;
   const canvas = createCanvas(WIDTH, height);
   const ctx = canvas.getContext('2d');
@@ -73,21 +83,24 @@ function verdictsPng(model, title) {
   ctx.fillText(fit(ctx, title, WIDTH - 2 * PAD), PAD, 18);
   ctx.font = `12px ${FONT}`;
   ctx.fillStyle = '#444';
-  const facts = model.runs.map((r) => `${model.runs.length > 1 ? `${r.label}: ` : ''}${r.facts.date}, ${r.facts.machine}, ${r.facts.kit}, ${r.facts.size}${model.runs.length > 1 ? '' : `, ${r.data.servers.map(serverNameWithAlias).join(', ')}`}`).join(' | ');
-  ctx.fillText(fit(ctx, facts, WIDTH - 2 * PAD), PAD, 38);
+  model.runs.forEach((r, i) => {
+    const facts = `${model.runs.length > 1 ? `${r.label}: ` : ''}${r.facts.date}, ${r.facts.machine}, ${r.facts.kit}, ${r.facts.size}, ${r.data.servers.map(serverNameWithAlias).join(', ')}`;
+    ctx.fillText(fit(ctx, facts, WIDTH - 2 * PAD), PAD, 38 + 16 * i);
+  });
+  const tallyY = 50 + 16 * (factLines - 1);
   // the tally
   let x = PAD;
   ctx.font = `bold 12px ${FONT}`;
   for (const s of STATUSES.filter((k) => model.tally[k])) {
     const text = `${model.tally[s]} ${s}`;
     const w = ctx.measureText(text).width + 16;
-    ctx.fillStyle = COLOURS[s].fill; ctx.fillRect(x, 50, w, 18);
-    ctx.fillStyle = COLOURS[s].ink; ctx.fillText(text, x + 8, 59);
+    ctx.fillStyle = COLOURS[s].fill; ctx.fillRect(x, tallyY, w, 18);
+    ctx.fillStyle = COLOURS[s].ink; ctx.fillText(text, x + 8, tallyY + 9);
     x += w + 6;
   }
   ctx.font = `11px ${FONT}`;
   ctx.fillStyle = '#555';
-  ctx.fillText('● measured  ◇ article, on one log scale 0.01×–100× (tick at 1×), over the rule\'s bands', x + 8, 59);
+  ctx.fillText('● measured  ◇ article, on one log scale 0.01×–100× (tick at 1×), over the rule\'s bands', x + 8, tallyY + 9);
 
   const claimW = model.columns.length > 1 ? 380 : 560;
   const figW = 110;
@@ -99,7 +112,9 @@ function verdictsPng(model, title) {
   ctx.fillText('article', PAD + claimW, head - 12);
   model.columns.forEach((c, i) => {
     ctx.font = `bold 12px ${FONT}`; ctx.fillStyle = '#111';
-    ctx.fillText(fit(ctx, c.name, colW - 8), colX(i) + 4, head - 22);
+    const [first, second] = wrapTwo(ctx, c.name, colW - 8);
+    if (second) ctx.fillText(first, colX(i) + 4, head - 38);
+    ctx.fillText(second || first, colX(i) + 4, head - 23);
     ctx.font = `11px ${FONT}`; ctx.fillStyle = '#555';
     ctx.fillText(fit(ctx, c.sub, colW - 8), colX(i) + 4, head - 8);
   });
