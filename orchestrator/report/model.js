@@ -183,9 +183,13 @@ const SCAN = /\b(COLLSCAN|Seq Scan|table scan|reads every document)\b/i;
 function mechanismOf(finding, records) {
   const sels = [...selectionsOf(finding.check), ...(finding.context || []).map((c) => c.where || {})];
   const decidedOn = records.filter((r) => sels.some((where) => matches(r, { where })));
-  const scans = (r) => r.planScans === true
-    || Object.values(r).some((v) => v && typeof v === 'object' && !Array.isArray(v) && v.scan === true)
-    || Object.entries(r).some(([k, v]) => /plan|Text$/i.test(k) && typeof v === 'string' && SCAN.test(v));
+  // a plan's own flag, its counters (documents examined with no key examined: no index was used),
+  // or its text or stage names (COLLSCAN, PostgreSQL's Seq Scan)
+  const counted = (o) => Number.isFinite(o.docsExamined) && o.docsExamined > 1 && o.keysExamined === 0;
+  const said = (k, v) => /plan|Text$/i.test(k) && [].concat(v).some((x) => typeof x === 'string' && SCAN.test(x));
+  const scans = (r) => r.planScans === true || counted(r)
+    || Object.values(r).some((v) => v && typeof v === 'object' && !Array.isArray(v) && (v.scan === true || counted(v)))
+    || Object.entries(r).some(([k, v]) => said(k, v));
   return decidedOn.some(scans) ? 'by a table scan' : null;
 }
 

@@ -107,6 +107,15 @@ describe('report model', () => {
     assert.equal(cell('b-faster', 'embedded').mechanism, 'by a table scan');
     assert.equal(cell('b-faster', 'ferretdb2').mechanism, null);
     assert.equal(cell('unacked', 'embedded').mechanism, null, 'an untested finding has no mechanism');
+    // the same read from a plan's counters or stage names alone, on any finding
+    const { mechanismOf } = require('../../orchestrator/report/model');
+    const [finding] = FINDINGS;
+    const rec = (extra) => [{ step: 'update', schema: 'a', ...extra }];
+    assert.equal(mechanismOf(finding, rec({ upsertCost: { docsExamined: 500, keysExamined: 0 } })), 'by a table scan');
+    assert.equal(mechanismOf(finding, rec({ docsExamined: 1, keysExamined: 1 })), null);
+    assert.equal(mechanismOf(finding, rec({ planStages: ['COLLSCAN'] })), 'by a table scan');
+    assert.equal(mechanismOf(finding, rec({ planStages: ['IDHACK'] })), null);
+    assert.equal(mechanismOf(finding, [{ step: 'update', schema: 'c', planScans: true }]), null, 'only the records the finding is decided on count');
   });
 
   it('says each reason in words, without the records\' field names', () => {
