@@ -227,7 +227,15 @@ function articleHtml(article, model, sectionsOf, outDir) {
     for (const chart of section.charts) {
       const src = pngSrc(chart.file, outDir);
       if (!src) continue;
-      const caption = [...chart.rules.map((r) => `<p><b>Rule:</b> ${escapeHtml(r)}</p>`), ...(chart.differs.length ? [`<p><b>Differs from the article:</b> ${escapeHtml(chart.differs.join('; '))}.</p>`] : [])];
+      // a rule is said under the first chart that draws its finding, and pointed to after that
+      const caption = [
+        ...chart.rules.map((r) => {
+          const again = said.has(r.claim);
+          said.add(r.claim);
+          return `<p><b>Rule:</b> ${escapeHtml(r.claim)}: ${again ? 'as under the chart above' : escapeHtml(r.rule)}</p>`;
+        }),
+        ...(chart.differs.length ? [`<p><b>Differs from the article:</b> ${escapeHtml(chart.differs.join('; '))}.</p>`] : []),
+      ];
       parts.push(`<figure><img alt="${escapeHtml(chart.title)}" src="${src}">${caption.length ? `<figcaption>${caption.join('')}</figcaption>` : ''}</figure>`);
     }
   }

@@ -178,12 +178,9 @@ function chartShowsFinding(chart, finding) {
   return Object.entries(chart.where || {}).every(([k, v]) => sels.some((sel) => sel[k] === undefined || sel[k] === v));
 }
 
-/** The rule of each finding a chart draws, in one sentence ("Holds when ..."). */
+/** The rule of each finding a chart draws, in one sentence: [{ claim, rule }]. */
 function chartRules(chart, findings) {
-  return findings.filter((f) => chartShowsFinding(chart, f)).map((f) => {
-    const rule = firstClause(f.decidedBy.replace(/;.*$/, ''));
-    return `${f.claim}: ${rule}.`;
-  });
+  return findings.filter((f) => chartShowsFinding(chart, f)).map((f) => ({ claim: f.claim, rule: `${firstClause(f.decidedBy.replace(/;.*$/, ''))}.` }));
 }
 
 /**
