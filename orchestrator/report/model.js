@@ -255,7 +255,8 @@ function cellOf(verdict, finding, { anchor, records, published }) {
     ratioText: finding.check.kind === 'crossing' ? crossingText(verdict.measured) || '–' : ratioText(ratio),
     bands,
     reason,
-    mechanism: tested ? mechanismOf(finding, records) : null,
+    // a verdict that names its own mechanism keeps it; else it is read from the recorded plans
+    mechanism: tested ? (verdict.mechanism || mechanismOf(finding, records)) : null,
     measured: inWords(verdict.measured),
     // where the finding could not be tested or is only published: why, and what was measured instead
     ...(tested ? {} : splitWhy(inWords(verdict.measured))),
