@@ -155,6 +155,15 @@ describe('report.html and compare, on two smoke runs', function () {
     assert.ok(png.width === 1400 && png.distinctColours > 5, JSON.stringify(png));
   });
 
+  it('refuses --out for one run, and a folder without results among several, in one line', async () => {
+    const one = await invokeOnFixture(['report', runA, '--out', path.join(root, 'x')]);
+    assert.equal(one.code, 2);
+    assert.match(one.stderr.trim(), /^UsageError: --out is for several runs side by side; [^\n]+$/);
+    const none = await invokeOnFixture(['report', runA, root]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr.trim(), /^UsageError: .* holds no results\.jsonl: give the folder of a run \(reports\/runs\/\.\.\.\)$/);
+  });
+
   it('writes verdicts.png with each run', async () => {
     const png = await inspectPng(fs.readFileSync(path.join(runA, 'verdicts.png')));
     assert.ok(png.width === 1400 && png.distinctColours > 5, JSON.stringify(png));
