@@ -1,20 +1,36 @@
 'use strict';
-// `orchestrate report DIR`: summary.md, report.html and the charts again, from results.jsonl alone.
+// `orchestrate report DIR [DIR ...]`: summary.md, report.html, verdicts.png and the charts again,
+// from results.jsonl alone. Several run folders make one page whose matrix has a column per
+// run × server, written to --out (the runs' own folders are left as they are).
 const path = require('node:path');
 const { UsageError } = require('../errors');
 const { discoverScenarios } = require('../scenarios');
 const { hasResults } = require('../results/reader');
+const { makeOutDir } = require('./out-dir');
 
 function register(program, { config, log, setResult }) {
-  program.command('report <dir>')
-    .description('re-render summary.md, report.html and the charts of a run from its results.jsonl')
-    .action(async (dir) => {
-      const { renderRunReport } = require('../report/render');
-      const runDir = path.resolve(dir);
-      if (!hasResults(runDir)) throw new UsageError(`${dir} holds no results.jsonl: give the folder of a run (reports/runs/...)`);
-      const report = await renderRunReport(runDir, discoverScenarios(config.shellDir));
+  program.command('report <dirs...>')
+    .description('re-render summary.md, report.html, verdicts.png and the charts of a run from its results.jsonl; with several runs, one page of them side by side')
+    .option('--out <dir>', 'with several runs: the folder for the page (default: reports/side-by-side/<A>+<B>...)')
+    .option('--screenshot', 'also write first-screen.png, the page\'s first screen in Chromium at 1400×900')
+    .action(async (dirs, opts) => {
+      const { renderReport } = require('../report/render');
+      const runDirs = dirs.map((d) => path.resolve(d));
+      for (const [i, dir] of runDirs.entries()) {
+        if (!hasResults(dir)) throw new UsageError(`${dirs[i]} holds no results.jsonl: give the folder of a run (reports/runs/...)`);
+      }
+      if (runDirs.length === 1 && opts.out) throw new UsageError('--out is for several runs side by side; one run\'s report is written into its own folder');
+      const outDir = runDirs.length === 1 ? runDirs[0]
+        : makeOutDir(opts.out || path.join(path.dirname(config.compareDir), 'side-by-side', runDirs.map((d) => path.basename(d)).join('+')));
+      const report = await renderReport(runDirs, discoverScenarios(config.shellDir), { outDir });
+      if (opts.screenshot) {
+        const { screenshotFirstScreen } = require('../report/screenshot');
+        report.files.push(await screenshotFirstScreen(outDir));
+      }
       for (const p of report.problems) log(`warning: ${p}`);
-      log(`wrote ${report.files.map((f) => path.join(dir, f)).join(', ')}`);
+      const relative = path.relative(process.cwd(), outDir) || '.';
+      const shown = relative.startsWith('..') ? outDir : relative;
+      log(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);
       setResult(0);
     });
 }

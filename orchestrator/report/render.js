@@ -1,18 +1,22 @@
 'use strict';
-// summary.md and the charts of a run, from results.jsonl alone (and the scenarios' descriptors
-// and published data), so `orchestrate report DIR` gives what the run itself wrote.
+// summary.md, report.html, verdicts.png and the charts of a run, from results.jsonl alone (and
+// the scenarios' descriptors and published data), so `orchestrate report DIR` gives what the run
+// itself wrote. The run is read once, into the report model (model.js); every view is drawn from it.
 const fs = require('node:fs');
 const path = require('node:path');
-const { readRun, sizesOf } = require('../results/reader');
+const { sizesOf } = require('../results/reader');
 const { sizesSection, runSizeText } = require('./sizes');
 const { sizeText: scaledSizeText } = require('../sizing/describe');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
-const { renderScenarioCharts, captionMarkdown } = require('./charts');
+const { renderScenarioCharts, scenarioCharts, captionMarkdown } = require('./charts');
 const { formatValue, formatBytes, markdownText } = require('./format');
-const { verdictsForScenario, verdictsMarkdown } = require('./verdicts');
 const { writeHtmlReport } = require('./html');
-const { aggregateRepeats } = require('../results/repeats');
+const { verdictsMarkdown } = require('./verdicts');
 const { serverKind } = require('../results/records');
+const { buildReportModel } = require('./model');
+const { serverDisplayName, serverNameWithAlias } = require('./server-names');
+const { matrixMarkdown } = require('./matrix-markdown');
+const { writeVerdictsPng } = require('./verdicts-png');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -154,25 +158,34 @@ function topologyNoteFor(scenario, server) {
   return note || '';
 }
 
-/** A scenario's records, with --repeat one per cell: the median of the runs, with its spread (for tables, charts and verdicts alike). */
-function scenarioRecords(scenario, measurements) {
-  return aggregateRepeats(measurements.filter((r) => r.scenario === scenario.name), scenario, scenario.loadPublished().findings || []);
-}
-
 /** Whether a scenario's tables or charts show the server's own time (serverMs). */
 function showsServerTime(scenario) {
   return scenario.tables.some((t) => t.columns.some((c) => c.field === 'serverMs')) || scenario.charts.some((c) => c.y === 'serverMs');
 }
 
-async function renderScenario({ scenario, records, run, runData, serverRecords, outDir }) {
+/**
+ * A scenario's part of the report: its markdown for summary.md, the charts it drew (or, with
+ * draw false, found already drawn in outDir) and the same as data for report.html.
+ */
+async function renderScenario({ scenario, records, runModel, serverRecords, outDir, draw = true }) {
+  const { run } = runModel.data;
+  const runData = runModel.data;
   const published = scenario.loadPublished();
+  // keyed by the server's real name, so tables, charts' legends and headings say what answered
+  const names = new Map(serverRecords.map((s) => [s.server, serverDisplayName(s)]));
+  const taken = new Set();
+  for (const s of serverRecords) {
+    if (taken.has(names.get(s.server))) names.set(s.server, `${names.get(s.server)} (${s.server})`);
+    taken.add(names.get(s.server));
+  }
   const measured = new Map();
+  const serverOf = new Map();
   for (const s of serverRecords) {
     const rs = records.filter((r) => r.server === s.server);
-    if (rs.length) measured.set(s.server, rs);
+    if (rs.length) { measured.set(names.get(s.server), rs); serverOf.set(names.get(s.server), s); }
   }
   // the sizes each server ran at (with --size-per-server they may differ)
-  const ranAt = [...measured.keys()].map((server) => ({ server, sizes: sizesOf(runData, scenario.name, server) })).filter((x) => x.sizes);
+  const ranAt = [...serverOf.values()].map((s) => ({ server: s.server, sizes: sizesOf(runData, scenario.name, s.server) })).filter((x) => x.sizes);
   const article = Object.fromEntries(Object.entries(scenario.sizes.article).filter(([k]) => k !== 'passes'));
   const passes = run.params.passes?.[scenario.name];
   const sameScale = ranAt.length > 0 && ranAt.every((x) => Object.entries(article).every(([k, v]) => x.sizes[k] === v)) && passes === scenario.sizes.article.passes;
@@ -180,82 +193,141 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
   const named = run.params.size !== 'auto';
   const passText = `${passes} pass${passes === 1 ? '' : 'es'}`;
   const ranText = distinct.length <= 1
-    ? `${named ? `the **${run.params.size}** size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
-    : `sizes of their own (${ranAt.map((x) => `${x.server}: ${scaledSizeText(scenario, x.sizes)}`).join('; ')}; ${passText})`;
+    ? `${named ? `the ${run.params.size} size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
+    : `sizes of their own (${ranAt.map((x) => `${names.get(x.server)}: ${scaledSizeText(scenario, x.sizes)}`).join('; ')}; ${passText})`;
+  const intro = sameScale
+    ? `Run at the article's size (${sizeText(scenario.sizes.article)}).`
+    : `Run at ${ranText}; the article's figures are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`;
   const parts = [
     `## ${scenario.name}: ${scenario.title}`,
-    `Article: “${scenario.article.title}” (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
-    sameScale
-      ? `Run at the article's size (${sizeText(scenario.sizes.article)}).`
-      : `Run at ${ranText}; the article's columns are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`,
+    `Article: “${scenario.article.title}”${scenario.article.gloss ? ` (“${scenario.article.gloss}”)` : ''} (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
+    intro.replace(/^Run at the (\w+) size/, 'Run at the **$1** size'),
   ];
-  const files = [];
-  for (const [server, rs] of measured) {
-    const s = serverRecords.find((x) => x.server === server);
-    parts.push(`### ${server}: ${s.product} ${s.version}${s.engine ? ` on ${s.engine}` : ''}`);
+  const section = { intro, servers: [], charts: [] };
+  for (const [name, rs] of measured) {
+    const s = serverOf.get(name);
+    // the kit's name for the server beside its real one, as the run's options and results.jsonl name it
+    parts.push(`### ${s.server}: ${name}`);
+    const entry = { server: s.server, name, tables: [], declared: [], notes: [], counts: '', serverTime: '', once: null };
     const declared = declaredLimits(scenario, s, published);
-    if (declared) parts.push(declared);
+    if (declared) entry.declared.push(declared);
+    // what the scenario says of its numbers in this server's topology (a standalone journals whole documents)
     const topologyNote = topologyNoteFor(scenario, s);
-    if (topologyNote) parts.push(topologyNote);
+    if (topologyNote) { parts.push(topologyNote); entry.notes.push(topologyNote); }
     const notes = notesFor(scenario, rs);
-    if (notes) parts.push(notes);
+    if (notes) { parts.push(notes); entry.notes.push(notes); }
     const once = onceStepTable(scenario, rs);
-    if (once) parts.push(once);
+    if (once) { parts.push(once); entry.once = once; }
     for (const table of scenario.tables) {
-      parts.push(`**${table.title}**`, toMarkdown(pivotTable(table, rs, published.records, tableGroups(scenario, table))));
+      const t = pivotTable(table, rs, published.records, tableGroups(scenario, table));
+      parts.push(`**${table.title}**`, toMarkdown(t));
+      entry.tables.push({ title: table.title, ...t });
     }
     const counts = countCheckText(rs);
-    if (counts) parts.push(counts);
+    if (counts) { parts.push(counts); entry.counts = counts; }
     // where the scenario shows the server's own time (its scripts read it around their timed loops)
     if (showsServerTime(scenario) && !rs.some((r) => Number.isFinite(r.serverMs))) {
-      parts.push('Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.');
+      entry.serverTime = 'Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.';
+      parts.push(entry.serverTime);
     }
+    section.servers.push(entry);
   }
   if (!measured.size) parts.push('_No measurement of this scenario was recorded._');
+  const files = [];
   // one y axis each, normalised where the sizes differ; the caption (rule, what differs) under each
-  for (const chart of await renderScenarioCharts({ scenario, records, serverRecords, runData, outDir })) {
+  const charts = draw
+    ? await renderScenarioCharts({ scenario, records, serverRecords, runData, outDir })
+    : scenarioCharts({ scenario, records, serverRecords, runData }).filter((c) => fs.existsSync(path.join(outDir, c.file)));
+  for (const chart of charts) {
     files.push(chart.file);
     parts.push(`![${chart.title}](${chart.file})`);
     const caption = captionMarkdown(chart);
     if (caption) parts.push(caption);
+    section.charts.push({ ...chart, file: path.join(outDir, chart.file) });
   }
-  return { markdown: parts.join('\n\n'), files };
+  return { markdown: parts.join('\n\n'), files, section };
 }
 
-/** Writes summary.md and every chart into runDir; returns what it wrote and any problems. */
-async function renderRunReport(runDir, scenarios) {
-  const runData = readRun(runDir);
-  const { run, servers: serverRecords, measurements, failures, calibrations, steps, end, problems } = runData;
-
-  const parts = [`# mongo-classics run ${path.basename(runDir)}`, describeRun(run, serverRecords)];
-  const runScenarios = run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
-  const recordsOf = new Map(runScenarios.map((s) => [s.name, scenarioRecords(s, measurements)]));
-  const verdicts = verdictsMarkdown(runScenarios.flatMap((s) => verdictsForScenario(s, recordsOf.get(s.name), (server) => sizesOf(runData, s.name, server))));
-  if (verdicts) parts.push(verdicts);
+/** What a reader checks only sometimes, for the appendix: [{ title, markdown }]. */
+function appendixItems(runModel, scenarios) {
+  const { run, servers, calibrations, steps, end, problems } = runModel.data;
+  const items = [{ title: 'The run: parameters, servers, machine', markdown: describeRun(run, servers) }];
   const calibration = calibrationTable(calibrations, run);
-  if (calibration) parts.push(calibration);
+  if (calibration) {
+    const { ops, rounds } = calibrations[0];
+    const caveat = `A caveat first: ${ops} operations × ${rounds} rounds in a fresh process are mostly warm-up (the JIT, the pool's first connections), so a ratio here may read below 1 or far above it; it is a rough guide to what the shell adds, not its cost (\`npm run bench\` measures that at length).`;
+    items.push({ title: 'Calibration: what the shell adds', markdown: `${caveat}\n\n${calibration.replace(/^### .*\n+/, '')}` });
+  }
   const callPaths = callPathTable(steps, run);
-  if (callPaths) parts.push(callPaths);
-  const sizes = sizesSection(runData, runScenarios);
-  if (sizes) parts.push(sizes);
-  if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
-  else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
-  const files = [];
-  for (const name of run.params.scenarios) {
-    const scenario = scenarios.find((s) => s.name === name);
-    if (!scenario) { parts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
-    const out = await renderScenario({ scenario, records: recordsOf.get(name), run, runData, serverRecords, outDir: runDir });
-    parts.push(out.markdown);
-    files.push(...out.files);
-  }
-  if (failures.length) {
-    parts.push('## Failures', ...failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`));
-  }
-  if (problems.length) parts.push('## Problems reading results.jsonl', ...problems.map((p) => `- ${p}`));
-  const markdown = `${parts.join('\n\n')}\n`;
-  fs.writeFileSync(path.join(runDir, 'summary.md'), markdown);
-  const html = writeHtmlReport(runDir, markdown, `mongo-classics run ${path.basename(runDir)}`);
-  return { files: ['summary.md', html, ...files], problems, failures: failures.length };
+  if (callPaths) items.push({ title: 'Client path: which calls took the lean path', markdown: callPaths.replace(/^### .*\n+/, '') });
+  const sizes = sizesSection(runModel.data, scenarios);
+  if (sizes) items.push({ title: 'Sizes and time, and the models that chose them', markdown: sizes.replace(/^### .*\n+/, '') });
+  const rules = runModel.verdicts.length ? `${[...new Map(runModel.verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()].join('\n')}` : '';
+  if (rules) items.push({ title: 'Every rule', markdown: rules, page: true });
+  // summary.md keeps each verdict as the kit recorded it (its figures named as results.jsonl names
+  // them), for whoever checks a verdict against the records; the page shows them per article
+  const recorded = verdictsMarkdown(runModel.verdicts).split('\n\n').slice(2).join('\n\n');
+  if (recorded) items.push({ title: 'Every verdict and rule, as recorded', markdown: recorded, summary: true });
+  if (!end) items.unshift({ title: 'This run did not finish', markdown: 'What the page shows is what it recorded before it stopped.', open: true });
+  else if (end.status === 'interrupted') items.unshift({ title: `This run was interrupted (${end.signal})`, markdown: 'What the page shows is what it recorded before.', open: true });
+  if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${p}`).join('\n') });
+  return items;
 }
 
-module.exports = { renderRunReport, topologyNoteFor };
+/** What failed, where a run recorded failures: a section of its own, right after the verdicts. */
+function failuresMarkdown(model) {
+  return model.runs.filter((r) => r.data.failures.length).map((r) => [
+    `## Failures${model.runs.length > 1 ? ` (${r.label})` : ''}`,
+    r.data.failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`).join('\n'),
+  ].join('\n\n'));
+}
+
+/**
+ * Writes summary.md, report.html, verdicts.png (and, with draw, every chart) into outDir for
+ * one run or several side by side; returns what it wrote and any problems.
+ */
+async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = runDirs.length === 1 } = {}) {
+  const model = buildReportModel(runDirs.map((dir) => ({ dir })), scenarios);
+  const many = model.runs.length > 1;
+  const title = many ? `mongo-classics: ${model.runs.map((r) => r.label).join(', ')}` : `mongo-classics run ${model.runs[0].label}`;
+  const sections = new Map();
+  const files = [];
+  const scenarioParts = [];
+  for (const runModel of model.runs) {
+    for (const name of runModel.data.run.params.scenarios) {
+      const scenario = scenarios.find((s) => s.name === name);
+      if (!scenario) { scenarioParts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
+      const out = await renderScenario({
+        scenario, records: runModel.recordsOf.get(name), runModel, serverRecords: runModel.data.servers, outDir: runModel.dir, draw,
+      });
+      sections.set(`${runModel.index}|${name}`, out.section);
+      scenarioParts.push(many ? out.markdown.replace(/^## (.*)/, `## $1 (${runModel.label})`) : out.markdown);
+      if (draw) files.push(...out.files);
+    }
+  }
+  const appendix = new Map(model.runs.map((r) => [r.index, appendixItems(r, scenarios)]));
+  const parts = [
+    `# ${title}`,
+    ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell}${r.data.servers.length ? ` · ${r.data.servers.map(serverNameWithAlias).join(', ')}` : ''}.`),
+    matrixMarkdown(model),
+    ...failuresMarkdown(model),
+    ...scenarioParts,
+    '## Appendix',
+    ...model.runs.flatMap((r) => appendix.get(r.index).filter((i) => !i.page).map((i) => `### ${i.title}${many ? ` (${r.label})` : ''}\n\n${i.markdown}`)),
+  ];
+  fs.writeFileSync(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
+  const html = writeHtmlReport(outDir, {
+    model, title, outDir, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run).filter((i) => !i.summary),
+  });
+  const png = writeVerdictsPng(outDir, model, title);
+  const problems = model.runs.flatMap((r) => r.data.problems.map((p) => (many ? `${r.label}: ${p}` : p)));
+  const failures = model.runs.reduce((n, r) => n + r.data.failures.length, 0);
+  return { files: ['summary.md', html, png, ...files], problems, failures, model };
+}
+
+/** Writes summary.md, report.html, verdicts.png and every chart into runDir; returns what it wrote and any problems. */
+function renderRunReport(runDir, scenarios) {
+  return renderReport([runDir], scenarios);
+}
+
+module.exports = { renderRunReport, renderReport, failuresMarkdown, topologyNoteFor };

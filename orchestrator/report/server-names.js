@@ -73,7 +73,8 @@ function serverDisplayName(server) {
  */
 function serverNameWithAlias(server) {
   const name = serverDisplayName(server);
-  return server?.server && server.server !== name ? `${name} (${server.server})` : name;
+  // a SQL baseline says what it is in its name already
+  return server?.server && server.server !== name && !server.baselineFor ? `${name} (${server.server})` : name;
 }
 
 module.exports = { serverDisplayName, serverNameWithAlias };

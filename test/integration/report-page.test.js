@@ -1,17 +1,23 @@
 'use strict';
-// report.html in a real headless browser (Debian's Chromium driven by playwright-core), and
-// `orchestrate compare` on two small real runs.
+// report.html in a real headless browser (Debian's Chromium driven by playwright-core) at
+// 1400×900, the side-by-side page of two runs, verdicts.png, and `orchestrate compare`, on two
+// small real runs.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
-const { fixture, invokeOnFixture } = require('../helpers/fixture');
+const { fixture, invokeOnFixture, FIXTURE_SHELL_DIR } = require('../helpers/fixture');
 const { skipUnless } = require('../helpers/servers');
 const { inspectPng } = require('../helpers/png');
+const { spawnSync } = require('node:child_process');
 const { readRun } = require('../../orchestrator/results/reader');
+const { buildReportModel, STATUSES, NOT_RUN } = require('../../orchestrator/report/model');
+const { discoverScenarios } = require('../../orchestrator/scenarios');
+const { CHROMIUM_ARGS, VIEWPORT } = require('../../orchestrator/report/screenshot');
 
 const CHROMIUM = process.env.CLASSICS_CHROMIUM || '/usr/bin/chromium';
+const EXAMPLES = path.join(__dirname, '..', '..', 'reports', 'examples');
 
 describe('report.html and compare, on two smoke runs', function () {
   this.timeout(300000);
@@ -30,38 +36,137 @@ describe('report.html and compare, on two smoke runs', function () {
 
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('opens from the file system in Chromium without errors and shows every chart', async function () {
+  /** Chromium at 1400×900 with every page's errors and network requests collected, or a skip with its reason. */
+  async function openPage(test, file) {
     if (!fs.existsSync(CHROMIUM)) {
       process.stdout.write(`      skipped: no Chromium at ${CHROMIUM} (Debian's chromium package; npm run setup installs it as root)\n`);
-      this.skip();
+      test.skip();
     }
     const { chromium } = require('playwright-core');
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    const errors = [];
+    const requests = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('request', (r) => { if (!/^(file|data):/.test(r.url())) requests.push(r.url()); });
+    await page.goto(`file://${file}`);
+    return { browser, page, errors, requests };
+  }
+
+  it('opens from the file system in Chromium without errors and shows every chart', async function () {
+    const { browser, page, errors, requests } = await openPage(this, path.join(runA, 'report.html'));
     try {
-      const page = await browser.newPage();
-      const errors = [];
-      const requests = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-      page.on('request', (r) => { if (!/^(file|data):/.test(r.url())) requests.push(r.url()); });
-      await page.goto(`file://${path.join(runA, 'report.html')}`);
       const images = await page.$$eval('img', (imgs) => imgs.map((i) => ({ alt: i.alt, complete: i.complete, width: i.naturalWidth })));
       assert.deepEqual(errors, []);
       assert.deepEqual(requests, [], 'the page asks the network for nothing');
       assert.ok(images.length >= 2, 'both charts are on the page');
       assert.ok(images.every((i) => i.complete && i.width === 1000), JSON.stringify(images));
-      const headings = await page.$$eval('h2', (hs) => hs.map((h) => h.textContent));
-      assert.ok(headings.includes('Verdicts'), headings.join(' | '));
-      assert.ok(headings.some((h) => h.startsWith(fixture.name)));
+      // every heading can be linked to, and the contents line links to each section
+      const ids = await page.$$eval('h1, h2', (hs) => hs.map((h) => h.id));
+      assert.ok(ids.every(Boolean), ids.join(' | '));
+      const targets = await page.$$eval('nav.contents a', (as) => as.map((a) => a.getAttribute('href').slice(1)));
+      assert.ok(targets.length >= 3 && targets.every((t) => ids.includes(t)), `${targets} against ${ids}`);
+      assert.ok(ids.some((id) => id.includes(fixture.name)));
       const text = await page.textContent('body');
-      assert.match(text, /cannot be tested here/);
       assert.match(text, /Calibration: what the shell adds/);
+      assert.doesNotMatch(await page.textContent('#matrix'), /\bhrMs\b|\.outcome\b/, 'no field names in the matrix');
     } finally {
       await browser.close();
     }
+  });
+
+  it('shows the verdict matrix on the first screen at 1400×900: a cell per finding × server, one colour per verdict, no horizontal scroll', async function () {
+    const { browser, page } = await openPage(this, path.join(runA, 'report.html'));
+    try {
+      const model = buildReportModel([{ dir: runA }], discoverScenarios(FIXTURE_SHELL_DIR));
+      const matrix = await page.evaluate(() => {
+        const rows = [...document.querySelectorAll('#matrix tr.finding')];
+        return {
+          top: document.querySelector('#matrix').getBoundingClientRect().top,
+          rows: rows.map((r) => ({ finding: r.dataset.finding, cells: [...r.querySelectorAll('td.cell')].map((c) => ({ status: c.dataset.status, bottom: c.getBoundingClientRect().bottom })) })),
+          headers: [...document.querySelectorAll('#matrix thead th')].slice(2).map((th) => th.textContent),
+        };
+      });
+      assert.ok(matrix.top < VIEWPORT.height / 3, `the matrix starts at ${matrix.top} px`);
+      assert.equal(matrix.rows.length, model.rows.length, 'a row per finding (published-only findings folded into one)');
+      assert.deepEqual(matrix.headers.map((h) => h.split(/ferretdb/)[0]), model.columns.map((c) => c.name), 'a column per server, by its real name');
+      assert.match(matrix.headers[0], /^FerretDB 1\.\d+ on SQLite/);
+      for (const row of matrix.rows) {
+        assert.equal(row.cells.length, model.columns.length, row.finding);
+        for (const cell of row.cells) assert.ok(cell.bottom <= VIEWPORT.height, `${row.finding}: a cell ends at ${cell.bottom} px, below the first screen`);
+      }
+      // every verdict kind the page can show, in the page's own style: each its own colour
+      const colours = await page.evaluate((statuses) => statuses.map((s) => {
+        const td = document.createElement('td');
+        td.className = `cell s-${s.replace(/[^a-z]+/g, '-')}`;
+        document.querySelector('#matrix tr.finding').appendChild(td);
+        const bg = getComputedStyle(td).backgroundColor;
+        td.remove();
+        return bg;
+      }), [...STATUSES, NOT_RUN]);
+      assert.equal(new Set(colours).size, STATUSES.length + 1, colours.join(', '));
+      assert.ok(colours.every((c) => c !== 'rgba(0, 0, 0, 0)'), colours.join(', '));
+      const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      assert.ok(width.scroll <= width.client, `the page is ${width.scroll} px wide in a ${width.client} px window`);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('renders Chinese in the page\'s fonts, not as missing-glyph boxes', async function () {
+    const cjk = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' });
+    if (cjk.error || !cjk.stdout.trim()) {
+      process.stdout.write(`      skipped: no CJK font installed (fc-list :lang=zh lists none; Debian's fonts-noto-cjk has one)\n`);
+      this.skip();
+    }
+    const { browser, page } = await openPage(this, path.join(runA, 'report.html'));
+    try {
+      const widths = await page.evaluate(() => {
+        const width = (text) => {
+          const span = document.createElement('span');
+          span.style.fontSize = '40px';
+          span.textContent = text;
+          document.querySelector('main').appendChild(span);
+          const w = span.getBoundingClientRect().width;
+          span.remove();
+          return w;
+        };
+        // U+10FFFD is a private-use code point no font draws: the missing-glyph box
+        return { chinese: width('更新测试'), missing: width('\u{10FFFD}\u{10FFFD}\u{10FFFD}\u{10FFFD}') };
+      });
+      assert.notEqual(Math.round(widths.chinese), Math.round(widths.missing), JSON.stringify(widths));
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('puts two runs side by side on one page, a column per run × server', async function () {
+    const out = path.join(root, 'side');
+    const { code, stderr } = await invokeOnFixture(['report', runA, runB, '--out', out]);
+    assert.equal(code, 0, stderr);
+    const html = fs.readFileSync(path.join(out, 'report.html'), 'utf8');
+    const headers = [...html.matchAll(/<th>([^<]+)<span class="sub">([^<]+)<\/span><\/th>/g)].map((m) => `${m[1]} | ${m[2]}`);
+    assert.equal(headers.length, 2, headers.join('\n'));
+    assert.match(headers[0], /^FerretDB 1\.\d+ on SQLite \| a · size smoke/);
+    assert.match(headers[1], /^FerretDB 1\.\d+ on PostgreSQL [\d.]+ \| b · size smoke/);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /^## Verdicts$/m);
+    const png = await inspectPng(fs.readFileSync(path.join(out, 'verdicts.png')));
+    assert.ok(png.width === 1400 && png.distinctColours > 5, JSON.stringify(png));
+  });
+
+  it('refuses --out for one run, and a folder without results among several, in one line', async () => {
+    const one = await invokeOnFixture(['report', runA, '--out', path.join(root, 'x')]);
+    assert.equal(one.code, 2);
+    assert.match(one.stderr.trim(), /^UsageError: --out is for several runs side by side; [^\n]+$/);
+    const none = await invokeOnFixture(['report', runA, root]);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr.trim(), /^UsageError: .* holds no results\.jsonl: give the folder of a run \(reports\/runs\/\.\.\.\)$/);
+  });
+
+  it('writes verdicts.png with each run', async () => {
+    const png = await inspectPng(fs.readFileSync(path.join(runA, 'verdicts.png')));
+    assert.ok(png.width === 1400 && png.distinctColours > 5, JSON.stringify(png));
   });
 
   it('measures what each shell adds on each server before its scenarios, beside the driver', () => {
@@ -96,5 +201,18 @@ describe('report.html and compare, on two smoke runs', function () {
     const { code, stderr } = await invokeOnFixture(['compare', runA, root]);
     assert.equal(code, 2);
     assert.match(stderr.trim(), /^UsageError: .* holds no results\.jsonl: give the folders of two runs$/);
+  });
+});
+
+describe('the kept examples', () => {
+  it('each hold the first screen of their page as a picture, 1400×900', async () => {
+    const dirs = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, 'report.html')));
+    assert.ok(dirs.length >= 3, dirs.join(', '));
+    for (const dir of dirs) {
+      const file = path.join(EXAMPLES, dir, 'first-screen.png');
+      assert.ok(fs.existsSync(file), `${dir} has no first-screen.png (npx orchestrate report ${path.join('reports', 'examples', dir)} --screenshot)`);
+      const png = await inspectPng(fs.readFileSync(file));
+      assert.deepEqual([png.width, png.height], [VIEWPORT.width, VIEWPORT.height], dir);
+    }
   });
 });

@@ -1,0 +1,49 @@
+'use strict';
+// summary.md's verdicts: the report model's matrix as a markdown table (the verdict word and the
+// measured ratio beside the article's), each reason said once, as a numbered note.
+const { STATUSES, NOT_RUN } = require('./model');
+const { markdownText } = require('./format');
+
+/** Numbers each distinct reason once, in the order the matrix meets them. */
+function reasonNotes(rows, columns) {
+  const notes = new Map();
+  for (const row of rows) {
+    for (const col of columns) {
+      const cell = row.cells[col.key];
+      if (cell?.reason && !notes.has(cell.reason)) notes.set(cell.reason, notes.size + 1);
+    }
+  }
+  return notes;
+}
+
+function cellText(cell, notes) {
+  if (!cell) return '–';
+  if (cell.status === NOT_RUN) return NOT_RUN;
+  const ratio = cell.ratioText && cell.ratioText !== '–' ? ` ${cell.ratioText}` : '';
+  const mechanism = cell.mechanism ? `, ${cell.mechanism}` : '';
+  const note = cell.reason ? ` [${notes.get(cell.reason)}]` : '';
+  return `**${cell.status}**${mechanism}${ratio}${note}`;
+}
+
+/** The matrix, its tally and its notes as markdown. */
+function matrixMarkdown(model) {
+  const { columns } = model;
+  const rows = [...model.articles.flatMap((a) => [...a.rows, ...(a.foldedRow ? [a.foldedRow] : [])]), ...model.kitRows];
+  if (!rows.length) return '';
+  if (!columns.length) return '## Verdicts\n\nNo server was measured in this run, so no finding could be judged: see the failures below.';
+  const notes = reasonNotes(rows, columns);
+  const header = ['article', 'finding', 'article\'s figure', ...columns.map((c) => `${c.name} (${c.sub})`)];
+  const line = (cells) => `| ${cells.map((c) => markdownText(c)).join(' | ')} |`;
+  const body = rows.map((row) => line([
+    row.scenario, `${row.kit ? '*the kit\'s question:* ' : ''}${row.claim}`, row.article.text || '–', ...columns.map((c) => cellText(row.cells[c.key], notes)),
+  ]));
+  const tally = STATUSES.filter((s) => model.tally[s]).map((s) => `${model.tally[s]} ${s}`).join(' · ');
+  return [
+    '## Verdicts',
+    `${tally ? `${tally}. ` : ''}Each cell: the verdict, the measured ratio (the finding's figure, as its rule computes it), and a note saying why. *Inconclusive* is inside the rule's margin; *cannot be tested here* gives the reason, with what was measured instead; *published only* is a finding about what no server today runs. The kit's own questions are not the articles' claims. Each rule is in the appendix, and each article's section gives the evidence.`,
+    [line(header), `| ${header.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`, ...body].join('\n'),
+    ...(notes.size ? [`Notes:\n${[...notes].map(([text, n]) => `${n}. ${markdownText(text)}`).join('\n')}`] : []),
+  ].join('\n\n');
+}
+
+module.exports = { matrixMarkdown };

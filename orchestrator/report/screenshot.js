@@ -1,0 +1,43 @@
+'use strict';
+// first-screen.png: report.html's first screen as a reader meets it (Chromium at 1400×900),
+// taken by Debian's chromium driven by playwright-core. Optional: `orchestrate report --screenshot`
+// asks for it (the kept examples hold one); a machine without Chromium is told so in one line.
+const fs = require('node:fs');
+const path = require('node:path');
+const { UsageError } = require('../errors');
+
+const VIEWPORT = { width: 1400, height: 900 };
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** The Chromium binary: CLASSICS_CHROMIUM, else Debian's. */
+function chromiumPath() {
+  return process.env.CLASSICS_CHROMIUM || '/usr/bin/chromium';
+}
+
+/** Opens Chromium headless (playwright-core); throws a UsageError where there is none. */
+async function launchChromium() {
+  const executablePath = chromiumPath();
+  if (!fs.existsSync(executablePath)) throw new UsageError(`no Chromium at ${executablePath}: install Debian's chromium (npm run setup does, as root) or set CLASSICS_CHROMIUM`);
+  let chromium;
+  try {
+    ({ chromium } = require('playwright-core'));
+  } catch {
+    throw new UsageError('playwright-core is not installed (a development dependency: npm ci without --omit=dev)');
+  }
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}
+
+/** Writes first-screen.png beside report.html in dir; returns its file name. */
+async function screenshotFirstScreen(dir) {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    await page.goto(`file://${path.join(path.resolve(dir), 'report.html')}`);
+    await page.screenshot({ path: path.join(dir, 'first-screen.png') });
+    return 'first-screen.png';
+  } finally {
+    await browser.close();
+  }
+}
+
+module.exports = { screenshotFirstScreen, launchChromium, chromiumPath, VIEWPORT, CHROMIUM_ARGS };
