@@ -84,7 +84,7 @@ const VARIABLES = [
   },
   {
     name: 'CLASSICS_CHROMIUM', key: 'chromium', default: '/usr/bin/chromium',
-    doc: 'the browser the report-page test drives', shown: '`/usr/bin/chromium`',
+    doc: 'the browser that takes `orchestrate report --screenshot`\'s first-screen.png and that the report-page test drives', shown: '`/usr/bin/chromium`',
   },
   {
     name: 'DEBUG', key: 'debug', default: '',

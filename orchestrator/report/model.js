@@ -125,7 +125,11 @@ function fieldWords(name) {
  * collection) are the article's own words and stay.
  */
 function inWords(text) {
+  // figures verdicts.js already gave in words with their unit: "applied time 50 / 10 s" → "applied time 50.0 s against 10.0 s"
+  const UNIT_FIELD = { s: 'seconds', ms: 'ms', 'µs': 'meanUs', bytes: 'sizeBytes' };
   return String(text || '')
+    .replace(/(\d[\d,]*(?:\.\d+)?) \/ (\d[\d,]*(?:\.\d+)?) (s|ms|µs|bytes)(?![\w])/g,
+      (m, a, b, unit) => `${valueWithUnit(UNIT_FIELD[unit], a)} against ${valueWithUnit(UNIT_FIELD[unit], b)}`)
     .replace(/\b([a-z]+(?:[A-Z][a-z]*)*|ms|seconds)( summed)? (\d[\d,]*(?:\.\d+)?) \/ (\d[\d,]*(?:\.\d+)?)/g,
       (m, field, summed, a, b) => `${valueWithUnit(field, a)} against ${valueWithUnit(field, b)}${summed ? ' in all' : ''}`)
     .replace(/\s*\((?:[a-z]+[A-Z.][\w.]*)(?::| \d)(?:[^()]|\([^()]*\))*\)/g, '')

@@ -5,13 +5,14 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { UsageError } = require('../errors');
+const { resolveConfig } = require('../config');
 
 const VIEWPORT = { width: 1400, height: 900 };
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-/** The Chromium binary: CLASSICS_CHROMIUM, else Debian's. */
+/** The Chromium binary: CLASSICS_CHROMIUM, else Debian's (config.js). */
 function chromiumPath() {
-  return process.env.CLASSICS_CHROMIUM || '/usr/bin/chromium';
+  return resolveConfig().chromium;
 }
 
 /** Opens Chromium headless (playwright-core); throws a UsageError where there is none. */

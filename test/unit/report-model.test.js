@@ -119,9 +119,9 @@ describe('report model', () => {
   });
 
   it('says each reason in words, without the records\' field names', () => {
-    assert.equal(cell('b-faster', 'embedded').reason, '50.0 s against 10.0 s');
+    assert.equal(cell('b-faster', 'embedded').reason, 'applied time 50.0 s against 10.0 s');
     assert.equal(cell('b-faster', 'ferretdb2').reason, 'inside the margin, 1.10×–3.00×');
-    assert.equal(cell('kit-question', 'ferretdb2').reason, '15.0 s against 10.0 s');
+    assert.equal(cell('kit-question', 'ferretdb2').reason, 'send time 15.0 s against 10.0 s');
     const untested = cell('unacked', 'embedded');
     assert.equal(untested.status, UNTESTABLE);
     assert.equal(untested.reason, 'this server answers fire-and-forget (w:0) writes, so both ran acknowledged (w:1)');
@@ -186,7 +186,7 @@ describe('report model on an article\'s own findings', () => {
     const { shellDir, root: kitRoot } = resolveConfig();
     const scenarios = discoverScenarios(shellDir, kitRoot).filter((s) => s.name === 'embedded-comments');
     const cellRecords = [10, 100, 1000].flatMap((perBlog, i) => ['embedded', 'separate'].map((layout) => ({
-      type: 'measurement', scenario: 'embedded-comments', server: 'embedded', step: 'bench', pass: 1, mode: 'safe', layout, perBlog, seconds: layout === 'embedded' ? 10 * 4 ** i : 10,
+      type: 'measurement', scenario: 'embedded-comments', server: 'embedded', step: 'bench', pass: 1, mode: 'safe', layout, perBlog, seconds: layout === 'embedded' ? 10 * 4 ** i : 10, appliedSeconds: layout === 'embedded' ? 10 * 4 ** i : 10,
     })));
     const dir = runDir(root, 'ec', [{ ...header('ec'), params: { ...header('ec').params, scenarios: ['embedded-comments'] } }, { ...FERRETDB2, server: 'embedded' }, ...cellRecords]);
     const model = buildReportModel([{ dir }], scenarios);
