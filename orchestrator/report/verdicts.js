@@ -148,7 +148,7 @@ function ratio(check, records, all = records) {
   };
   const num = side(check.num);
   const den = side(check.den);
-  if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: 'not measured' };
+  if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: notRunWhy(check, all) || 'not measured' };
   const sideRange = (sel) => {
     const { fromServer, ...where } = sel;
     return rangeOf(fromServer ? all.filter((r) => r.server === fromServer) : records, where, check.field, check.sum);
@@ -157,6 +157,12 @@ function ratio(check, records, all = records) {
   const rd = sideRange(check.den);
   const range = rn || rd ? { lo: (rn?.min ?? num) / (rd?.max ?? den), hi: (rn?.max ?? num) / (rd?.min ?? den) } : null;
   return ratioOf(num, den, check, `${check.field} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}`, range);
+}
+
+/** Why a side's reference server (a scenario's baseline) measured nothing, as the run recorded it. */
+function notRunWhy(check, all) {
+  return [check.num, check.den].map((s) => s.fromServer && all.find((r) => r.server === s.fromServer && r.unavailable))
+    .filter(Boolean).map((r) => `${r.server} did not run: ${r.unavailable}`).join('; ');
 }
 
 /**

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Not part of CI (it takes minutes and about 1.5 GB): the README's path, tried as a new user on a
+# fresh Debian 13 (trixie). As root on this machine, it builds a trixie root file system with
+# debootstrap (as scripts/setup-ferretdb2.sh builds sid's), installs Debian's own nodejs and npm
+# (no Go), makes a user who is not root with a clone of this repository's HEAD, and runs:
+#   1. as the user: npm run setup            (expected: the one root line, exit 1)
+#   2. as root:     the line it printed
+#   3. as the user: npm run setup            (expected: done, the optional parts skipped in one line each)
+#   4. as root:     the Go line step 3 printed (Debian 13's golang-go), so that FerretDB can be built:
+#                   no real mongod can be had on these machines, and a main job needs a server
+#   5. as the user: npm run setup            (expected: builds FerretDB v1.24.0 from the Go module proxy)
+#   6. as the user: npx orchestrate --size smoke --server ferretdb   (the main job at the smoke size,
+#                   on FerretDB 1.24 on SQLite; log-inserts' SQL baseline has no PostgreSQL there)
+# and says which passed. CLASSICS_TRY_FERRETDB=host skips steps 4 and 5 and copies this machine's
+# built .tools/ferretdb instead (faster); CLASSICS_TRY_KEEP=1 keeps the root file system.
+# Everything goes to the terminal; the long outputs go to files in the work folder it names.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ "$(id -u)" = 0 ] || { echo "try-debian13: needs root (debootstrap, chroot, mount)"; exit 2; }
+command -v debootstrap >/dev/null || { echo "try-debian13: needs debootstrap (apt-get install debootstrap)"; exit 2; }
+repo=$PWD
+work=$(mktemp -d /tmp/classics-trixie-XXXXXX)
+root=$work/root
+user=classics
+home=/home/$user
+say() { printf 'try-debian13: %s\n' "$*"; }
+results=()
+pass() { results+=("PASS  $*"); say "PASS: $*"; }
+fail() { results+=("FAIL  $*"); say "FAIL: $*"; }
+
+# never leave anything mounted, nor remove a folder while something is (--one-file-system)
+cleanup() {
+  local m
+  for m in dev/shm dev proc; do if mountpoint -q "$root/$m" 2>/dev/null; then umount -l "$root/$m" || true; fi; done
+  if [ -z "${CLASSICS_TRY_KEEP:-}" ]; then rm -rf --one-file-system "$work"; else say "kept $work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+started=$SECONDS
+say "building a Debian 13 (trixie) root file system in $root (debootstrap --variant=minbase, log: $work/debootstrap.log)"
+debootstrap --variant=minbase trixie "$root" >"$work/debootstrap.log" 2>&1
+say "debootstrap took $((SECONDS - started)) s"
+mount -t proc proc "$root/proc"
+# device nodes: debootstrap makes them where it may; the host's otherwise
+[ -c "$root/dev/null" ] || mount --bind /dev "$root/dev"
+mkdir -p "$root/dev/shm" && mount -t tmpfs -o size=256m tmpfs "$root/dev/shm"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d" && chmod 755 "$root/usr/sbin/policy-rc.d"
+
+as_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 bash -c "$1"; }
+# a login as the user would have it: Debian's user PATH (no /sbin), the user's home
+as_user() {
+  chroot --userspec="$user:$user" "$root" env -i HOME="$home" USER="$user" LANG=C.UTF-8 TERM=dumb \
+    PATH=/usr/local/bin:/usr/bin:/bin bash -c "cd ~/mongo-classics && $1"
+}
+
+t=$SECONDS
+as_root 'apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm ca-certificates >/dev/null' >"$work/apt-node.log" 2>&1
+say "installed Debian's nodejs $(as_root 'node --version') and npm $(as_root 'npm --version') in $((SECONDS - t)) s; Go: $(as_root 'command -v go || echo none')"
+as_root "useradd --create-home --shell /bin/bash $user"
+# a clone of what is committed here, as a user would have it
+git clone -q --no-hardlinks "$repo" "$root$home/mongo-classics"
+git -C "$root$home/mongo-classics" checkout -q "$(git -C "$repo" rev-parse HEAD)"
+as_root "chown -R $user:$user $home"
+say "cloned $(git -C "$repo" rev-parse --short HEAD) into $home/mongo-classics, for user $user (uid $(as_root "id -u $user"))"
+
+# 1. the first run: one root line, exit 1
+t=$SECONDS
+rc=0; as_user 'npm run setup' >"$work/setup-1.log" 2>&1 || rc=$?
+sed 's/^/  | /' "$work/setup-1.log" | grep -v '^  | $' | grep -v '^  | >' || true
+root_line=$(grep -o 'sudo apt-get install .*' "$work/setup-1.log" | head -1 || true)
+if [ "$rc" = 1 ] && [ -n "$root_line" ]; then pass "1. npm run setup as $user: exit 1 with one root line ($((SECONDS - t)) s)"
+else fail "1. npm run setup as $user: exit $rc, root line: ${root_line:-none}"; fi
+
+# 2. the root line, as root (there is no sudo here: root runs it)
+t=$SECONDS
+if [ -n "$root_line" ] && as_root "${root_line#sudo }" >"$work/root-line.log" 2>&1; then pass "2. as root: ${root_line#sudo } ($((SECONDS - t)) s)"
+else fail "2. as root: ${root_line:-no line} (see $work/root-line.log)"; tail -5 "$work/root-line.log" || true; fi
+
+# 3. again as the user: done, optional parts skipped
+t=$SECONDS
+rc=0; as_user 'npm run setup' >"$work/setup-2.log" 2>&1 || rc=$?
+grep '^setup:' "$work/setup-2.log" | sed 's/^/  | /' || true
+if [ "$rc" = 0 ] && grep -q '^setup: done' "$work/setup-2.log"; then pass "3. npm run setup as $user again: done, exit 0 ($((SECONDS - t)) s, npm ci and canvas's build included)"
+else fail "3. npm run setup as $user again: exit $rc"; tail -20 "$work/setup-2.log" | sed 's/^/  | /'; fi
+
+if [ "${CLASSICS_TRY_FERRETDB:-}" = host ]; then
+  mkdir -p "$root$home/mongo-classics/.tools/ferretdb/bin"
+  cp .tools/ferretdb/bin/ferretdb "$root$home/mongo-classics/.tools/ferretdb/bin/"
+  as_root "chown -R $user:$user $home/mongo-classics/.tools"
+  say "copied this machine's FerretDB v1.24.0 binary into the clone's .tools (CLASSICS_TRY_FERRETDB=host)"
+else
+  # 4. the Go line setup printed, as root
+  go_line=$(grep 'skipped the FerretDB kinds' "$work/setup-2.log" | grep -o 'sudo apt-get install [^,]*' | head -1 || true)
+  t=$SECONDS
+  if [ -n "$go_line" ] && as_root "${go_line#sudo }" >"$work/go-line.log" 2>&1; then pass "4. as root, setup's Go line: ${go_line#sudo } (Go $(as_root 'go env GOVERSION'), $((SECONDS - t)) s)"
+  else fail "4. as root, setup's Go line: ${go_line:-none printed}"; fi
+  # 5. setup builds FerretDB
+  t=$SECONDS
+  rc=0; as_user 'npm run setup' >"$work/setup-3.log" 2>&1 || rc=$?
+  grep '^setup:' "$work/setup-3.log" | sed 's/^/  | /' || true
+  if [ "$rc" = 0 ] && grep -q '^setup: built FerretDB' "$work/setup-3.log"; then pass "5. npm run setup as $user with Go: built FerretDB ($((SECONDS - t)) s)"
+  else fail "5. npm run setup as $user with Go: exit $rc"; tail -20 "$work/setup-3.log" | sed 's/^/  | /'; fi
+fi
+
+# 6. the main job at the smoke size, on FerretDB
+t=$SECONDS
+rc=0; as_user 'npx orchestrate --size smoke --server ferretdb' >"$work/smoke.log" 2>&1 || rc=$?
+grep -v '^\s*$' "$work/smoke.log" | tail -40 | sed 's/^/  | /'
+if [ "$rc" = 0 ]; then pass "6. npx orchestrate --size smoke --server ferretdb as $user: exit 0 ($((SECONDS - t)) s)"
+else fail "6. npx orchestrate --size smoke --server ferretdb as $user: exit $rc ($((SECONDS - t)) s)"; fi
+summary=$(ls -d "$root$home"/mongo-classics/reports/runs/*/summary.md 2>/dev/null | tail -1 || true)
+if [ -n "$summary" ]; then
+  say "its verdicts ($summary):"
+  grep '^| ' "$summary" | grep -E 'holds|does not hold|inconclusive|cannot be tested' | cut -c1-260 | sed 's/^/  | /' || true
+fi
+
+say "what passed, on Debian 13 (trixie) as a user who is not root ($((SECONDS - started)) s in all):"
+printf '  %s\n' "${results[@]}"
+! printf '%s\n' "${results[@]}" | grep -q '^FAIL'
