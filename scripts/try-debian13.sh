@@ -28,6 +28,13 @@ say() { printf 'try-debian13: %s\n' "$*"; }
 results=()
 pass() { results+=("PASS  $*"); say "PASS: $*"; }
 fail() { results+=("FAIL  $*"); say "FAIL: $*"; }
+summary() {
+  say "what passed, on Debian 13 (trixie) as a user who is not root ($((SECONDS - started)) s in all):"
+  printf '  %s\n' "${results[@]}"
+  ! printf '%s\n' "${results[@]}" | grep -q '^FAIL'
+}
+# a step that failed leaves nothing for the next ones to try
+stop_if_failed() { if printf '%s\n' "${results[@]}" | grep -q '^FAIL'; then summary || exit 1; fi; }
 
 # never leave anything mounted, nor remove a folder while something is (--one-file-system)
 cleanup() {
@@ -47,17 +54,26 @@ mount -t proc proc "$root/proc"
 [ -c "$root/dev/null" ] || mount --bind /dev "$root/dev"
 mkdir -p "$root/dev/shm" && mount -t tmpfs -o size=256m tmpfs "$root/dev/shm"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# where this machine's network re-signs TLS with a CA of its own (these machines' does), its users
+# trust that CA: the root file system gets the host's extra certificates, and Node is told of them
+extra_ca=(/usr/local/share/ca-certificates/*.crt)
 printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d" && chmod 755 "$root/usr/sbin/policy-rc.d"
 
 as_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 bash -c "$1"; }
 # a login as the user would have it: Debian's user PATH (no /sbin), the user's home
 as_user() {
   chroot --userspec="$user:$user" "$root" env -i HOME="$home" USER="$user" LANG=C.UTF-8 TERM=dumb \
+    ${NODE_EXTRA_CA_CERTS:+NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt} \
     PATH=/usr/local/bin:/usr/bin:/bin bash -c "cd ~/mongo-classics && $1"
 }
 
 t=$SECONDS
 as_root 'apt-get update -qq && apt-get install -y -qq --no-install-recommends nodejs npm ca-certificates >/dev/null' >"$work/apt-node.log" 2>&1
+if [ -e "${extra_ca[0]}" ]; then
+  cp "${extra_ca[@]}" "$root/usr/local/share/ca-certificates/"
+  as_root 'update-ca-certificates' >>"$work/apt-node.log" 2>&1
+  say "added this machine's extra CA certificates (${extra_ca[*]##*/}) to the root file system, as its users have them"
+fi
 say "installed Debian's nodejs $(as_root 'node --version') and npm $(as_root 'npm --version') in $((SECONDS - t)) s; Go: $(as_root 'command -v go || echo none')"
 as_root "useradd --create-home --shell /bin/bash $user"
 # a clone of what is committed here, as a user would have it
@@ -86,6 +102,7 @@ grep '^setup:' "$work/setup-2.log" | sed 's/^/  | /' || true
 if [ "$rc" = 0 ] && grep -q '^setup: done' "$work/setup-2.log"; then pass "3. npm run setup as $user again: done, exit 0 ($((SECONDS - t)) s, npm ci and canvas's build included)"
 else fail "3. npm run setup as $user again: exit $rc"; tail -20 "$work/setup-2.log" | sed 's/^/  | /'; fi
 
+stop_if_failed
 if [ "${CLASSICS_TRY_FERRETDB:-}" = host ]; then
   mkdir -p "$root$home/mongo-classics/.tools/ferretdb/bin"
   cp .tools/ferretdb/bin/ferretdb "$root$home/mongo-classics/.tools/ferretdb/bin/"
@@ -105,18 +122,17 @@ else
   else fail "5. npm run setup as $user with Go: exit $rc"; tail -20 "$work/setup-3.log" | sed 's/^/  | /'; fi
 fi
 
+stop_if_failed
 # 6. the main job at the smoke size, on FerretDB
 t=$SECONDS
 rc=0; as_user 'npx orchestrate --size smoke --server ferretdb' >"$work/smoke.log" 2>&1 || rc=$?
 grep -v '^\s*$' "$work/smoke.log" | tail -40 | sed 's/^/  | /'
 if [ "$rc" = 0 ]; then pass "6. npx orchestrate --size smoke --server ferretdb as $user: exit 0 ($((SECONDS - t)) s)"
 else fail "6. npx orchestrate --size smoke --server ferretdb as $user: exit $rc ($((SECONDS - t)) s)"; fi
-summary=$(ls -d "$root$home"/mongo-classics/reports/runs/*/summary.md 2>/dev/null | tail -1 || true)
-if [ -n "$summary" ]; then
-  say "its verdicts ($summary):"
-  grep '^| ' "$summary" | grep -E 'holds|does not hold|inconclusive|cannot be tested' | cut -c1-260 | sed 's/^/  | /' || true
+summary_md=$(ls -d "$root$home"/mongo-classics/reports/runs/*/summary.md 2>/dev/null | tail -1 || true)
+if [ -n "$summary_md" ]; then
+  say "its verdicts ($summary_md):"
+  grep "^| " "$summary_md" | grep -E 'holds|does not hold|inconclusive|cannot be tested' | cut -c1-260 | sed 's/^/  | /' || true
 fi
 
-say "what passed, on Debian 13 (trixie) as a user who is not root ($((SECONDS - started)) s in all):"
-printf '  %s\n' "${results[@]}"
-! printf '%s\n' "${results[@]}" | grep -q '^FAIL'
+summary
