@@ -46,13 +46,12 @@ esac
 if [ "$(id -u)" = 0 ] && [ -z "${CLASSICS_SETUP_NOT_ROOT:-}" ]; then root=yes; else root=; fi
 
 # ---- this release's package names (Debian 12/13, Ubuntu 22.04/24.04; others by what apt knows)
-os_id= os_version= os_codename=
+os_id= os_version= os_name=
 os_release=${CLASSICS_SETUP_OS_RELEASE:-/etc/os-release}
 if [ "$platform" = linux ] && [ -r "$os_release" ]; then
   os_id=$(. "$os_release"; echo "${ID:-}")
   os_version=$(. "$os_release"; echo "${VERSION_ID:-}")
-  os_codename=$(. "$os_release"; echo "${VERSION_CODENAME:-}")
-  os_name=$(. "$os_release"; echo "${PRETTY_NAME:-$ID}")
+  os_name=$(. "$os_release"; echo "${PRETTY_NAME:-${ID:-Linux}}")
 fi
 apt=
 [ "$platform" = linux ] && has apt-get && apt=yes
