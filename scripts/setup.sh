@@ -169,7 +169,7 @@ if postgres_ok; then say "PostgreSQL present"; else
 fi
 if chromium_ok; then say "Chromium present"; else
   case "$platform/$os_id" in
-    darwin/*) add="brew install --cask chromium, then CLASSICS_CHROMIUM=/Applications/Chromium.app/Contents/MacOS/Chromium" ;;
+    darwin/*) add="a Chrome or Chromium, then CLASSICS_CHROMIUM=its binary (\"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome\")" ;;
     linux/ubuntu) add="sudo snap install chromium, then CLASSICS_CHROMIUM=/snap/bin/chromium" ;;
     *) add="$(how chromium chromium) (or set CLASSICS_CHROMIUM)" ;;
   esac
