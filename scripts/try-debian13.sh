@@ -11,6 +11,10 @@
 #   5. as the user: npm run setup            (expected: builds FerretDB v1.24.0 from the Go module proxy)
 #   6. as the user: npx orchestrate --size smoke --server ferretdb   (the main job at the smoke size,
 #                   on FerretDB 1.24 on SQLite; log-inserts' SQL baseline has no PostgreSQL there)
+#   7. as root:     the line step 3 printed for every optional package (PostgreSQL, Chromium, ...)
+#   8. as the user: npm run setup            (expected: each optional part present)
+#   9. as the user: npx orchestrate run log-inserts --size smoke --server ferretdb-pg
+#                   (with its SQL baseline on Debian 13's PostgreSQL)
 # and says which passed. CLASSICS_TRY_FERRETDB=host skips steps 4 and 5 and copies this machine's
 # built .tools/ferretdb instead (faster); CLASSICS_TRY_KEEP=1 keeps the root file system.
 # Everything goes to the terminal; the long outputs go to files in the work folder it names.
@@ -82,26 +86,39 @@ git -C "$root$home/mongo-classics" checkout -q "$(git -C "$repo" rev-parse HEAD)
 as_root "chown -R $user:$user $home"
 say "cloned $(git -C "$repo" rev-parse --short HEAD) into $home/mongo-classics, for user $user (uid $(as_root "id -u $user"))"
 
-# 1. the first run: one root line, exit 1
-t=$SECONDS
-rc=0; as_user 'npm run setup' >"$work/setup-1.log" 2>&1 || rc=$?
-sed 's/^/  | /' "$work/setup-1.log" | grep -v '^  | $' | grep -v '^  | >' || true
-root_line=$(grep -o 'sudo apt-get install .*' "$work/setup-1.log" | head -1 || true)
-if [ "$rc" = 1 ] && [ -n "$root_line" ]; then pass "1. npm run setup as $user: exit 1 with one root line ($((SECONDS - t)) s)"
-else fail "1. npm run setup as $user: exit $rc, root line: ${root_line:-none}"; fi
+# npm run setup as the user, its lines shown: "$1" passes where it exits $3 and prints a line
+# starting with $4 (log: $work/$2.log)
+user_setup() {
+  local t=$SECONDS rc=0
+  as_user 'npm run setup' >"$work/$2.log" 2>&1 || rc=$?
+  grep '^setup:' "$work/$2.log" | sed 's/^/  | /' || true
+  if [ "$rc" = "$3" ] && grep -q "^setup: $4" "$work/$2.log"; then pass "$1: exit $rc ($((SECONDS - t)) s)"
+  else fail "$1: exit $rc, no line 'setup: $4'"; grep -v '^setup:' "$work/$2.log" | tail -20 | sed 's/^/  | /'; fi
+}
+# a `sudo apt-get install ...` line setup printed (in $work/$2.log, on a line matching $3), run as
+# root: there is no sudo here
+run_root_line() {
+  local t=$SECONDS line
+  line=$(grep -e "$3" "$work/$2.log" | grep -o 'sudo apt-get install [^,]*' | head -1 || true)
+  if [ -n "$line" ] && as_root "${line#sudo }" >"$work/$2-root.log" 2>&1; then pass "$1: ${line#sudo } ($((SECONDS - t)) s)"
+  else fail "$1: ${line:-no such line printed} (see $work/$2-root.log)"; fi
+}
+# the main job at the smoke size as the user, and its verdicts
+smoke() {
+  local t=$SECONDS rc=0 md
+  as_user "npx orchestrate $2" >"$work/$3.log" 2>&1 || rc=$?
+  grep -v '^\s*$' "$work/$3.log" | grep -v '^wrote ' | tail -40 | sed 's/^/  | /'
+  if [ "$rc" = 0 ]; then pass "$1. npx orchestrate $2 as $user: exit 0 ($((SECONDS - t)) s)"
+  else fail "$1. npx orchestrate $2 as $user: exit $rc ($((SECONDS - t)) s)"; fi
+  md=$(ls -dt "$root$home"/mongo-classics/reports/runs/*/summary.md 2>/dev/null | head -1 || true)
+  [ -n "$md" ] || return 0
+  say "its verdicts (${md#"$root"}):"
+  grep "^| " "$md" | grep -E 'holds|does not hold|inconclusive|cannot be tested' | cut -c1-240 | sed 's/^/  | /' || true
+}
 
-# 2. the root line, as root (there is no sudo here: root runs it)
-t=$SECONDS
-if [ -n "$root_line" ] && as_root "${root_line#sudo }" >"$work/root-line.log" 2>&1; then pass "2. as root: ${root_line#sudo } ($((SECONDS - t)) s)"
-else fail "2. as root: ${root_line:-no line} (see $work/root-line.log)"; tail -5 "$work/root-line.log" || true; fi
-
-# 3. again as the user: done, optional parts skipped
-t=$SECONDS
-rc=0; as_user 'npm run setup' >"$work/setup-2.log" 2>&1 || rc=$?
-grep '^setup:' "$work/setup-2.log" | sed 's/^/  | /' || true
-if [ "$rc" = 0 ] && grep -q '^setup: done' "$work/setup-2.log"; then pass "3. npm run setup as $user again: done, exit 0 ($((SECONDS - t)) s, npm ci and canvas's build included)"
-else fail "3. npm run setup as $user again: exit $rc"; tail -20 "$work/setup-2.log" | sed 's/^/  | /'; fi
-
+user_setup "1. npm run setup as $user" setup-1 1 'install them as root'
+run_root_line "2. as root, the line it printed" setup-1 'sudo apt-get install'
+user_setup "3. npm run setup as $user again: done, npm ci and canvas's build included" setup-2 0 done
 stop_if_failed
 if [ "${CLASSICS_TRY_FERRETDB:-}" = host ]; then
   mkdir -p "$root$home/mongo-classics/.tools/ferretdb/bin"
@@ -109,30 +126,17 @@ if [ "${CLASSICS_TRY_FERRETDB:-}" = host ]; then
   as_root "chown -R $user:$user $home/mongo-classics/.tools"
   say "copied this machine's FerretDB v1.24.0 binary into the clone's .tools (CLASSICS_TRY_FERRETDB=host)"
 else
-  # 4. the Go line setup printed, as root
-  go_line=$(grep 'skipped the FerretDB kinds' "$work/setup-2.log" | grep -o 'sudo apt-get install [^,]*' | head -1 || true)
-  t=$SECONDS
-  if [ -n "$go_line" ] && as_root "${go_line#sudo }" >"$work/go-line.log" 2>&1; then pass "4. as root, setup's Go line: ${go_line#sudo } (Go $(as_root 'go env GOVERSION'), $((SECONDS - t)) s)"
-  else fail "4. as root, setup's Go line: ${go_line:-none printed}"; fi
-  # 5. setup builds FerretDB
-  t=$SECONDS
-  rc=0; as_user 'npm run setup' >"$work/setup-3.log" 2>&1 || rc=$?
-  grep '^setup:' "$work/setup-3.log" | sed 's/^/  | /' || true
-  if [ "$rc" = 0 ] && grep -q '^setup: built FerretDB' "$work/setup-3.log"; then pass "5. npm run setup as $user with Go: built FerretDB ($((SECONDS - t)) s)"
-  else fail "5. npm run setup as $user with Go: exit $rc"; tail -20 "$work/setup-3.log" | sed 's/^/  | /'; fi
+  run_root_line "4. as root, setup's Go line" setup-2 'skipped the FerretDB kinds'
+  say "Go on PATH now: $(as_root 'go env GOVERSION')"
+  user_setup "5. npm run setup as $user with Go: FerretDB built" setup-3 0 'built FerretDB'
 fi
-
 stop_if_failed
-# 6. the main job at the smoke size, on FerretDB
-t=$SECONDS
-rc=0; as_user 'npx orchestrate --size smoke --server ferretdb' >"$work/smoke.log" 2>&1 || rc=$?
-grep -v '^\s*$' "$work/smoke.log" | tail -40 | sed 's/^/  | /'
-if [ "$rc" = 0 ]; then pass "6. npx orchestrate --size smoke --server ferretdb as $user: exit 0 ($((SECONDS - t)) s)"
-else fail "6. npx orchestrate --size smoke --server ferretdb as $user: exit $rc ($((SECONDS - t)) s)"; fi
-summary_md=$(ls -d "$root$home"/mongo-classics/reports/runs/*/summary.md 2>/dev/null | tail -1 || true)
-if [ -n "$summary_md" ]; then
-  say "its verdicts ($summary_md):"
-  grep "^| " "$summary_md" | grep -E 'holds|does not hold|inconclusive|cannot be tested' | cut -c1-260 | sed 's/^/  | /' || true
-fi
+smoke 6 '--size smoke --server ferretdb' smoke
+stop_if_failed
+
+# the optional parts: setup's last line installs them all; then the SQL baseline runs
+run_root_line "7. as root, setup's line for every optional package" setup-2 'every optional package'
+user_setup "8. npm run setup as $user: PostgreSQL, Chromium, libmongoc and the CJK font present" setup-4 0 'PostgreSQL present'
+smoke 9 'run log-inserts --size smoke --server ferretdb-pg' smoke-pg
 
 summary
