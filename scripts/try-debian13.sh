@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Not part of CI (it takes minutes and about 1.5 GB): the README's path, tried as a new user on a
+# Not part of CI (about 6 minutes here, and a root file system of its own under /tmp that it removes
+# at the end, unless CLASSICS_TRY_KEEP=1; its size is printed): the README's path, tried as a new user on a
 # fresh Debian 13 (trixie). As root on this machine, it builds a trixie root file system with
 # debootstrap (as scripts/setup-ferretdb2.sh builds sid's), installs Debian's own nodejs and npm
 # (no Go), makes a user who is not root with a clone of this repository's HEAD, and runs:
@@ -139,4 +140,5 @@ run_root_line "7. as root, setup's line for every optional package" setup-2 'eve
 user_setup "8. npm run setup as $user: PostgreSQL, Chromium, libmongoc and the CJK font present" setup-4 0 'PostgreSQL present'
 smoke 9 'run log-inserts --size smoke --server ferretdb-pg' smoke-pg
 
+say "the root file system took $(du -sh --one-file-system "$root" | cut -f1) at the end"
 summary
