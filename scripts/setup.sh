@@ -126,7 +126,11 @@ if [ -n "$root" ] && [ -n "$apt" ] && [ $((${#required[@]} + ${#optional[@]})) -
   say "installing ${os_name:-Linux}'s packages: ${packages[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+  if [ ${#required[@]} -gt 0 ]; then apt-get install -y -qq --no-install-recommends "${required[@]}" >/dev/null; fi
+  # an optional package this release lacks stops nothing: its part is skipped below, in its line
+  if [ ${#optional[@]} -gt 0 ] && ! apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null; then
+    say "could not install ${optional[*]} (apt-get said why, above): the parts they add are skipped"
+  fi
   required=() optional=()
 elif [ ${#required[@]} -gt 0 ]; then
   what=()
