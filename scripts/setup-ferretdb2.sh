@@ -27,8 +27,14 @@ tools=$PWD/.tools
 root=$tools/documentdb/root
 bin=$tools/ferretdb2/bin/ferretdb
 log=$tools/documentdb/setup.log
+# the version is read into a variable first: piping it into grep -q would end ferretdb with SIGPIPE.
+# FerretDB 2 not built and no Go to build it (scripts/setup.sh says so in its one line about Go):
+# exit 3 before a minute of debootstrap that could not be used
+built_version=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
+if [[ "$built_version" != *"version: $FERRETDB2_VERSION"* ]] && [ -n "${CLASSICS_SETUP_NO_GO:-}" ]; then exit 3; fi
 mkdir -p "$tools/documentdb" "$tools/ferretdb2/bin"
-: > "$log"
+# the log is of the last run that did something: one that finds everything present keeps it
+new_log() { [ -n "${log_new:-}" ] || { : > "$log"; log_new=1; }; }
 
 # the sid suite this machine's mirror serves can be a frozen snapshot whose Release file has
 # expired: apt must not refuse it for that
@@ -42,6 +48,7 @@ installed=$(documentdb_version)
 if [ -n "$installed" ] && [ -f "$root/.classics-ready" ]; then
   say "DocumentDB $installed present in $root (Debian sid)"
 else
+  new_log
   command -v debootstrap >/dev/null || {
     say "installing debootstrap (Debian package)"
     { apt-get update -qq && apt-get install -y -qq --no-install-recommends debootstrap; } >>"$log" 2>&1
@@ -78,11 +85,10 @@ else
   say "installed DocumentDB $installed on PostgreSQL $(chroot "$root" dpkg-query -W -f='${Version}' postgresql-18) in $root ($(du -sh "$root" | cut -f1))"
 fi
 
-# the version is read into a variable first: piping it into grep -q would end ferretdb with SIGPIPE
-built_version=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
 if [[ "$built_version" == *"version: $FERRETDB2_VERSION"* ]]; then
   say "FerretDB $FERRETDB2_VERSION present at $bin"
 else
+  new_log
   command -v go >/dev/null || { say "Go is needed to build FerretDB $FERRETDB2_VERSION and was not found on PATH"; exit 1; }
   say "building FerretDB $FERRETDB2_VERSION (about a minute)"
   GOBIN=$tools/ferretdb2/bin go install "github.com/FerretDB/FerretDB/v2/cmd/ferretdb@$FERRETDB2_VERSION" >>"$log" 2>&1

@@ -209,7 +209,7 @@ function ratio(check, records, all = records) {
   };
   const num = side(check.num);
   const den = side(check.den);
-  if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: 'not measured' };
+  if (num === null || den === null || den === 0) return { status: UNTESTABLE, measured: notRunWhy(check, all) || 'not measured' };
   const sideRange = (sel) => {
     const { fromServer, ...where } = sel;
     return rangeOf(from(fromServer), where, sideField(check, from(fromServer), where, Boolean(fromServer)), check.sum);
@@ -218,6 +218,12 @@ function ratio(check, records, all = records) {
   const rd = sideRange(check.den);
   const range = rn || rd ? { lo: (rn?.min ?? num) / (rd?.max ?? den), hi: (rn?.max ?? num) / (rd?.min ?? den) } : null;
   return ratioOf(num, den, check, `${fieldWords(check.field)}${check.sum ? ' summed' : ''} ${num.toLocaleString('en-US')} / ${den.toLocaleString('en-US')}${unitOf(check.field)}`, range);
+}
+
+/** Why a side's reference server (a scenario's baseline) measured nothing, as the run recorded it. */
+function notRunWhy(check, all) {
+  return [check.num, check.den].map((s) => s.fromServer && all.find((r) => r.server === s.fromServer && r.unavailable))
+    .filter(Boolean).map((r) => `${r.server} did not run: ${r.unavailable}`).join('; ');
 }
 
 /**

@@ -3,6 +3,7 @@
 // row), run once per run on a private PostgreSQL cluster started the way ferretdb-pg starts its own.
 const path = require('node:path');
 const { startPostgres } = require('../servers/postgres');
+const { postgresMissing } = require('../capabilities');
 const { onCleanup } = require('../processes');
 const { redactUri } = require('../servers/spec');
 
@@ -18,6 +19,14 @@ async function runBaseline({ scenario, sizes, forServers = null, options, result
     options.log(`FAILED ${name} · ${scenario.name} · ${step}: ${err.message}`);
     return 1;
   };
+  // a machine without PostgreSQL (it is optional: npm run setup skips it in one line) records why,
+  // and the findings held against the baseline say they cannot be tested here, with that reason
+  const missing = postgresMissing(config);
+  if (missing) {
+    results.append({ type: 'measurement', scenario: scenario.name, server: name, baselineFor: scenario.name, unavailable: missing, ...(forServers ? { forServers } : {}) });
+    options.log(`${name}: not run, because ${missing}`);
+    return 0;
+  }
   let pg;
   try {
     pg = await startPostgres({ binDir: config.postgresBinDir, logFile: path.join(logDir, `${name}-postgres.log`) });

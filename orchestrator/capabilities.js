@@ -1,0 +1,93 @@
+'use strict';
+// What this machine can run, and why not where it cannot: each server kind and each optional
+// feature, asked the way the module that uses it looks (the binaries' paths from config, the
+// PostgreSQL the servers would start, the library the loader finds). `orchestrate config` lists
+// them; a SQL baseline that cannot run records the reason instead of failing. scripts/setup.sh
+// asks the same questions before node_modules exists (docs/setup.md names each part).
+const fs = require('node:fs');
+const { execFileSync } = require('node:child_process');
+const { findPostgresBinDir } = require('./servers/postgres');
+const { ferretdb2Missing } = require('./servers/ferretdb');
+
+const run = (file, args) => execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** The shared libraries mongod loads that its tarball does not carry (MongoDB's tarball install notes). */
+const MONGOD_LIBRARIES = ['libcurl.so.4', 'libcrypto.so.3', 'liblzma.so.5'];
+
+/** mongod's libraries the loader does not find (Linux; none elsewhere, or where there is no ldconfig to ask). */
+function missingMongodLibraries(platform = process.platform) {
+  if (platform !== 'linux') return [];
+  let cache = null;
+  // Debian keeps ldconfig in /sbin, off a user's PATH; a user may run `ldconfig -p` all the same
+  for (const ldconfig of ['ldconfig', '/sbin/ldconfig']) {
+    try { cache = run(ldconfig, ['-p']); break; } catch { /* the next */ }
+  }
+  if (cache === null) return [];
+  const found = new Set(cache.split('\n').map((l) => l.trim().split(' ')[0]));
+  return MONGOD_LIBRARIES.filter((lib) => !found.has(lib));
+}
+
+/** Why the kit cannot start a PostgreSQL here (the SQL baseline, ferretdb-pg), or null. */
+function postgresMissing(config) {
+  try {
+    findPostgresBinDir(config.postgresBinDir);
+  } catch {
+    return 'PostgreSQL\'s server binaries are not installed (initdb and postgres, in /usr/lib/postgresql/*/bin, on PATH or in CLASSICS_PG_BINDIR; Debian and Ubuntu: apt-get install postgresql)';
+  }
+  if (isRoot()) {
+    // PostgreSQL refuses to run as root: the kit runs it as the postgres user the package makes
+    try { run('id', ['-u', 'postgres']); } catch { return 'running as root, and there is no postgres user to run PostgreSQL as (Debian\'s postgresql package makes it)'; }
+  }
+  return null;
+}
+
+function ferretdbMissing(config) {
+  return fs.existsSync(config.ferretdbBin) ? null
+    : `FerretDB v1.24.0 is not built at ${config.ferretdbBin} (npm run setup builds it where Go 1.21 or later is on PATH)`;
+}
+
+function chromiumMissing(config) {
+  return fs.existsSync(config.chromium) ? null : `no Chromium at ${config.chromium} (Debian: apt-get install chromium; elsewhere set CLASSICS_CHROMIUM)`;
+}
+
+function libmongocMissing() {
+  try { run('pkg-config', ['--exists', 'libmongoc-1.0']); return null; } catch {
+    return 'pkg-config finds no libmongoc-1.0 (Debian and Ubuntu: apt-get install libmongoc-dev; macOS: brew install mongo-c-driver)';
+  }
+}
+
+function cjkFontMissing(platform = process.platform) {
+  if (platform === 'darwin') return null; // macOS ships PingFang
+  try { return run('fc-list', [':lang=zh', 'family']).trim() ? null : 'fc-list finds no font for Chinese (Debian and Ubuntu: apt-get install fonts-noto-cjk)'; } catch {
+    return 'no fc-list (fontconfig) to find a font for Chinese with (Debian and Ubuntu: apt-get install fonts-noto-cjk)';
+  }
+}
+
+function mongodMissing(config) {
+  if (config.mongodSystemBinary) return fs.existsSync(config.mongodSystemBinary) ? null : `MONGOMS_SYSTEM_BINARY names ${config.mongodSystemBinary}, which does not exist`;
+  const libs = missingMongodLibraries();
+  return libs.length ? `the loader does not find ${libs.join(', ')}, which mongod needs (npm run setup names the packages)` : null;
+}
+
+/**
+ * Every server kind and feature: [{ name, what, kind: 'server'|'feature', missing }] where
+ * missing is why it cannot be had here, or null.
+ */
+function capabilities(config) {
+  const postgres = postgresMissing(config);
+  const ferretdb = ferretdbMissing(config);
+  const mongod = mongodMissing(config);
+  return [
+    { kind: 'server', name: 'mongod', what: config.mongodSystemBinary ? 'the mongod MONGOMS_SYSTEM_BINARY names' : 'mongod from mongodb-memory-server (downloaded on first use)', missing: mongod },
+    { kind: 'server', name: 'ferretdb', what: 'FerretDB 1.24 on SQLite', missing: ferretdb },
+    { kind: 'server', name: 'ferretdb-pg', what: 'FerretDB 1.24 on a private PostgreSQL cluster', missing: ferretdb || postgres },
+    { kind: 'server', name: 'ferretdb2', what: 'FerretDB 2.7 on PostgreSQL with DocumentDB', missing: process.platform === 'linux' ? ferretdb2Missing(config) : 'Linux only (chroot into a Debian root file system)' },
+    { kind: 'feature', name: 'SQL baseline', what: 'log-inserts\' SQL side, on a private PostgreSQL cluster', missing: postgres },
+    { kind: 'feature', name: 'browser test', what: 'the test that opens report.html in Chromium', missing: chromiumMissing(config) },
+    { kind: 'feature', name: 'compiled client', what: 'npm run bench\'s calibration loops in C on libmongoc', missing: libmongocMissing() },
+    { kind: 'feature', name: 'CJK font', what: 'report.html\'s Chinese text (embedded-comments\' article)', missing: cjkFontMissing() },
+  ];
+}
+
+module.exports = { capabilities, postgresMissing, missingMongodLibraries, MONGOD_LIBRARIES };

@@ -1,0 +1,177 @@
+'use strict';
+// npm run setup where users are: the real scripts/setup.sh, run on this machine with the checks a
+// test cannot change stubbed where the script lets it (CLASSICS_SETUP_PLATFORM for `uname -s`,
+// CLASSICS_SETUP_NOT_ROOT to take root for a user, CLASSICS_SETUP_OS_RELEASE for /etc/os-release)
+// and commands stubbed on PATH (ldconfig answering as the loader would without a library; apt-get,
+// dpkg-query and brew recording that they were called, and failing). Every run finds node_modules
+// matching package-lock.json and FerretDB either built or pointed away from (CLASSICS_FERRETDB_BIN),
+// so nothing is installed or rebuilt.
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { resolveConfig } = require('../../orchestrator/config');
+const { ferretdb2Missing } = require('../../orchestrator/servers/ferretdb');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const MONGOD_LIBS = ['libcurl.so.4', 'libcrypto.so.3', 'liblzma.so.5'];
+
+/** PATH without the folders that hold `name` (Go here: /usr/local/go/bin). */
+function pathWithout(name) {
+  return process.env.PATH.split(':').filter((d) => !fs.existsSync(path.join(d, name))).join(':');
+}
+
+describe('npm run setup (scripts/setup.sh) where users are', function () {
+  this.timeout(120000);
+  let dir;
+  let stubs;
+  let calls;
+  before(function () {
+    // each run must find setup done, so that it installs and builds nothing
+    const config = resolveConfig();
+    const notDone = !fs.existsSync(path.join(ROOT, 'node_modules', '.setup-lock-sum')) ? 'npm ci by npm run setup'
+      : !fs.existsSync(config.ferretdbBin) ? `FerretDB at ${config.ferretdbBin}` : null;
+    if (notDone) {
+      process.stdout.write(`      skipped: npm run setup has not run here (no ${notDone})\n`);
+      this.skip();
+    }
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-setup-test-'));
+    stubs = path.join(dir, 'bin');
+    calls = path.join(dir, 'calls');
+    fs.mkdirSync(stubs);
+    // installers: called, they say so and fail
+    for (const name of ['apt-get', 'apt', 'dpkg-query', 'brew']) {
+      fs.writeFileSync(path.join(stubs, name), `#!/bin/sh\necho "${name} $*" >> "${calls}"\nexit 1\n`, { mode: 0o755 });
+    }
+  });
+  after(() => dir && fs.rmSync(dir, { recursive: true, force: true }));
+  beforeEach(() => fs.rmSync(calls, { force: true }));
+
+  /**
+   * As root, setup goes on to ferretdb2: these cases need it installed already, or setup would
+   * install it (a minute, into .tools).
+   */
+  function skipUnlessRootWithFerretDB2(test) {
+    const why = process.getuid() !== 0 ? 'not root' : ferretdb2Missing(resolveConfig());
+    if (why) {
+      process.stdout.write(`      skipped: setup as root is tried only where ferretdb2 is installed (${why})\n`);
+      test.skip();
+    }
+  }
+
+  /** ldconfig -p as the loader's cache would print it with only these of mongod's libraries. */
+  function loaderWith(libs) {
+    const lines = ['3 libs found in cache `/etc/ld.so.cache\'', '\tlibz.so.1 (libc6,x86-64) => /lib/x86_64-linux-gnu/libz.so.1',
+      ...libs.map((l) => `\t${l} (libc6,x86-64) => /lib/x86_64-linux-gnu/${l}`)];
+    const folder = path.join(dir, `ldconfig-${libs.length}-${libs.join('-')}`);
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'ldconfig'), `#!/bin/sh\ncat <<'EOF'\n${lines.join('\n')}\nEOF\n`, { mode: 0o755 });
+    return folder;
+  }
+
+  function osRelease(text) {
+    const file = path.join(dir, `os-release-${Math.random().toString(36).slice(2)}`);
+    fs.writeFileSync(file, text);
+    return file;
+  }
+  const DEBIAN_13 = 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\nVERSION_ID="13"\nVERSION_CODENAME=trixie\nID=debian\n';
+
+  function setup({ env = {}, path: searchPath = process.env.PATH, before = [] } = {}) {
+    const result = spawnSync('bash', ['scripts/setup.sh'], {
+      cwd: ROOT, encoding: 'utf8',
+      env: { ...process.env, ...env, PATH: [...before, stubs, searchPath].join(':') },
+    });
+    const lines = result.stdout.split('\n').filter(Boolean);
+    const called = fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').split('\n').filter(Boolean) : [];
+    return { code: result.status, lines, stderr: result.stderr, called, text: `${result.stdout}${result.stderr}` };
+  }
+
+  it('without Go on PATH completes, with one line about the FerretDB kinds', function () {
+    const missing = path.join(dir, 'no-ferretdb', 'ferretdb');
+    const out = setup({ path: pathWithout('go'), env: { CLASSICS_SETUP_NOT_ROOT: '1', CLASSICS_FERRETDB_BIN: missing } });
+    assert.strictEqual(out.code, 0, out.text);
+    const goLines = out.lines.filter((l) => /\bGo\b/.test(l));
+    assert.strictEqual(goLines.length, 1, out.text);
+    assert.match(goLines[0], /^setup: skipped the FerretDB kinds \(ferretdb ferretdb-pg\): Go 1\.21 or later builds them/);
+    assert.match(goLines[0], /mongod \(embedded\) works without them/);
+    assert.ok(!out.lines.some((l) => /building FerretDB/.test(l)), out.text);
+    assert.ok(!fs.existsSync(missing), 'nothing was built');
+    assert.strictEqual(out.lines.at(-1), 'setup: done');
+  });
+
+  it('on Debian 13 as a user names libcurl4t64 in its one root line, never asks dpkg for libcurl4, and completes once the loader finds the libraries', function () {
+    const env = { CLASSICS_SETUP_NOT_ROOT: '1', CLASSICS_SETUP_OS_RELEASE: osRelease(DEBIAN_13) };
+    const first = setup({ env, before: [loaderWith(['liblzma.so.5'])] });
+    assert.strictEqual(first.code, 1, first.text);
+    const rootLines = first.lines.filter((l) => /sudo /.test(l));
+    assert.strictEqual(rootLines.length, 1, first.text);
+    assert.match(rootLines[0], /sudo apt-get install -y --no-install-recommends libcurl4t64 libssl3t64$/);
+    assert.match(first.lines[0], /^setup: missing: the libraries mongod loads \(libcurl\.so\.4, libcrypto\.so\.3\)$/);
+    assert.deepStrictEqual(first.called, [], 'no package manager is asked: the loader is');
+
+    // the user ran that line as root: the loader finds them now (libcurl4t64 provides libcurl.so.4)
+    const second = setup({ env, before: [loaderWith(MONGOD_LIBS)] });
+    assert.strictEqual(second.code, 0, second.text);
+    assert.strictEqual(second.lines.at(-1), 'setup: done');
+    assert.ok(!second.lines.some((l) => /missing|libcurl/.test(l)), second.text);
+    assert.deepStrictEqual(second.called, []);
+  });
+
+  it('names the packages each release calls them (Debian 12, Ubuntu 22.04 and 24.04)', function () {
+    const releases = [
+      ['ID=debian\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\n', 'libcurl4 libssl3 liblzma5'],
+      ['ID=ubuntu\nID_LIKE=debian\nVERSION_ID="22.04"\nVERSION_CODENAME=jammy\n', 'libcurl4 libssl3 liblzma5'],
+      ['ID=ubuntu\nID_LIKE=debian\nVERSION_ID="24.04"\nVERSION_CODENAME=noble\n', 'libcurl4t64 libssl3t64 liblzma5'],
+      ['ID=debian\nVERSION_CODENAME=forky\n', 'libcurl4t64 libssl3t64 liblzma5'], // testing: no VERSION_ID
+    ];
+    for (const [text, packages] of releases) {
+      const out = setup({ env: { CLASSICS_SETUP_NOT_ROOT: '1', CLASSICS_SETUP_OS_RELEASE: osRelease(text) }, before: [loaderWith([])] });
+      assert.strictEqual(out.code, 1, out.text);
+      assert.ok(out.lines.some((l) => l.endsWith(`sudo apt-get install -y --no-install-recommends ${packages}`)), `${text}\n${out.text}`);
+    }
+  });
+
+  it('on macOS uses no apt, and skips each optional part in one line', function () {
+    const out = setup({
+      path: pathWithout('go'),
+      before: [loaderWith([])], // a Mac has no ldconfig: were it asked, mongod's libraries would be missing
+      env: {
+        CLASSICS_SETUP_PLATFORM: 'darwin', CLASSICS_FERRETDB_BIN: path.join(dir, 'no-ferretdb', 'ferretdb'),
+        CLASSICS_CHROMIUM: path.join(dir, 'no-chromium'), PKG_CONFIG_PATH: dir, PKG_CONFIG_LIBDIR: dir,
+      },
+    });
+    assert.strictEqual(out.code, 0, out.text);
+    assert.deepStrictEqual(out.called, [], 'nothing installed: no apt, and brew is the user\'s to run');
+    assert.ok(!out.lines.some((l) => /apt|dpkg|Debian packages/.test(l)), out.text);
+    const skipped = out.lines.filter((l) => l.startsWith('setup: skipped '));
+    for (const part of ['Chromium', 'libmongoc', 'ferretdb2', 'the FerretDB kinds']) {
+      assert.strictEqual(skipped.filter((l) => l.startsWith(`setup: skipped ${part}`)).length, 1, `${part}\n${out.text}`);
+    }
+    assert.match(skipped.find((l) => l.startsWith('setup: skipped libmongoc')), /brew install mongo-c-driver/);
+    assert.match(skipped.find((l) => l.startsWith('setup: skipped the FerretDB kinds')), /brew install go/);
+    assert.match(skipped.find((l) => l.startsWith('setup: skipped ferretdb2')), /Linux only/);
+    assert.strictEqual(out.lines.at(-1), 'setup: done');
+  });
+
+  it('as root installs only what is missing, by this release\'s names', function () {
+    skipUnlessRootWithFerretDB2(this);
+    // an apt-get that records what it was asked and succeeds (installs nothing)
+    const apt = path.join(dir, 'apt-ok');
+    fs.mkdirSync(apt, { recursive: true });
+    fs.writeFileSync(path.join(apt, 'apt-get'), `#!/bin/sh\necho "apt-get $*" >> "${calls}"\n`, { mode: 0o755 });
+    const out = setup({ env: { CLASSICS_SETUP_OS_RELEASE: osRelease(DEBIAN_13) }, before: [apt, loaderWith(['libcrypto.so.3', 'liblzma.so.5'])] });
+    assert.strictEqual(out.code, 0, out.text);
+    assert.deepStrictEqual(out.called, ['apt-get update -qq', 'apt-get install -y -qq --no-install-recommends libcurl4t64'], out.text);
+    assert.match(out.lines[0], /^setup: installing Debian GNU\/Linux 13 \(trixie\)'s packages: libcurl4t64$/);
+  });
+
+  it('as root with nothing missing installs nothing and runs no apt-get update', function () {
+    skipUnlessRootWithFerretDB2(this);
+    const out = setup();
+    assert.strictEqual(out.code, 0, out.text);
+    assert.deepStrictEqual(out.called, [], out.text);
+    assert.ok(!out.lines.some((l) => /installing|skipped/.test(l)), out.text);
+    assert.strictEqual(out.lines.at(-1), 'setup: done');
+  });
+});
