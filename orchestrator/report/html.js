@@ -3,6 +3,7 @@
 // and no network: every chart is embedded as a data: URI, the style is inline.
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeFileAtomic } = require('../fs-atomic');
 const { marked } = require('marked');
 
 const STYLE = `
@@ -39,7 +40,7 @@ ${html}
 </body>
 </html>
 `;
-  fs.writeFileSync(path.join(runDir, 'report.html'), page);
+  writeFileAtomic(path.join(runDir, 'report.html'), page);
   return 'report.html';
 }
 

@@ -3,6 +3,7 @@
 // and published data), so `orchestrate report DIR` gives what the run itself wrote.
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeFileAtomic } = require('../fs-atomic');
 const { readRun, sizesOf } = require('../results/reader');
 const { sizesSection, runSizeText } = require('./sizes');
 const { sizeText: scaledSizeText } = require('../sizing/describe');
@@ -229,7 +230,7 @@ async function renderScenario({ scenario, records, run, runData, serverRecords, 
     }
     const estimated = estimatedNote(chart, [...measured.values()].flat());
     if (estimated) config.options.plugins.subtitle.text = [config.options.plugins.subtitle.text, estimated];
-    fs.writeFileSync(path.join(outDir, file), await renderChart(config));
+    writeFileAtomic(path.join(outDir, file), await renderChart(config));
     files.push(file);
     parts.push(`![${chart.title}](${file})`);
   }
@@ -254,6 +255,9 @@ async function renderRunReport(runDir, scenarios) {
   if (sizes) parts.push(sizes);
   if (!end) parts.push('**This run did not finish**: what follows is what it recorded before it stopped.');
   else if (end.status === 'interrupted') parts.push(`**This run was interrupted** (${end.signal}): what follows is what it recorded before.`);
+  for (const { from } of runData.resumes.filter((r) => r.from)) parts.push(`**Resumed** after ${from.afterStep ? [from.afterStep.server, from.afterStep.scenario, from.afterStep.step, from.afterStep.pass ? `pass ${from.afterStep.pass}` : null].filter(Boolean).join(' · ') : 'its start'} (it had ended: ${from.ended}).`);
+  const shared = steps.filter((st) => st.otherRuns?.length);
+  if (shared.length) parts.push(`**Another run of the kit shared this machine** during ${shared.length} timed step(s) (${[...new Set(shared.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', ')}): their numbers may be disturbed.`);
   const files = [];
   for (const name of run.params.scenarios) {
     const scenario = scenarios.find((s) => s.name === name);
@@ -267,7 +271,7 @@ async function renderRunReport(runDir, scenarios) {
   }
   if (problems.length) parts.push('## Problems reading results.jsonl', ...problems.map((p) => `- ${p}`));
   const markdown = `${parts.join('\n\n')}\n`;
-  fs.writeFileSync(path.join(runDir, 'summary.md'), markdown);
+  writeFileAtomic(path.join(runDir, 'summary.md'), markdown);
   const html = writeHtmlReport(runDir, markdown, `mongo-classics run ${path.basename(runDir)}`);
   return { files: ['summary.md', html, ...files], problems, failures: failures.length };
 }

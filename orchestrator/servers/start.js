@@ -9,6 +9,7 @@ const { findPostgresBinDir } = require('./postgres');
 const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
 const { compatibilityLine } = require('./versions');
+const { healthCheck } = require('./health');
 
 function hasPostgres(config) {
   try { findPostgresBinDir(config.postgresBinDir); return true; } catch { return false; }
@@ -77,7 +78,7 @@ async function startServer(spec, ctx) {
   const unregister = onCleanup(() => server.stop());
   const stop = async () => { unregister(); await server.stop(); };
   debug('%s up at %s', spec.name, redactUri(server.uri));
-  return { ...server, name: spec.name, spec: spec.spec, kind: spec.kind, stop };
+  return { ...server, name: spec.name, spec: spec.spec, kind: spec.kind, stop, health: healthCheck(server) };
 }
 
 /**
