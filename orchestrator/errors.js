@@ -62,10 +62,11 @@ class DiskWriteError extends ClassicsError {
 
 /** A server the kit started stopped answering (its process gone, or its port refusing). */
 class ServerDiedError extends ClassicsError {
-  constructor(message, { server, reason } = {}) {
+  constructor(message, { server, reason, recorded = false } = {}) {
     super(message);
     this.server = server;
     this.reason = reason;
+    this.recorded = recorded; // its failure record is written already
   }
 }
 

@@ -201,7 +201,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         // the whole error (a server's runs to several lines) goes to the step's log, one line to the screen
         try { fs.appendFileSync(logFile, `[kit] ${redactUri(err?.stack || String(err))}\n`); } catch { /* a full disk: said by the results */ }
         const died = await deathOf(server, err);
-        const where = `${step.name}${step.repeat === 'passes' ? ` pass ${pass}` : ''}`;
+        // "pass 3" for a step named pass, "update pass 3" for another repeated step, "setup"
+        const where = step.repeat === 'passes' ? `${step.name === 'pass' ? '' : `${step.name} `}pass ${pass}` : step.name;
         results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: step.name, pass, error: died ? `${server.name} died (${died})` : errorText(err), ...(died ? { serverDied: died } : {}) });
         if (died) throw new ServerDiedError(diedLine(server, scenario, where, died), { server: server.name, reason: died, recorded: true });
         failures += 1;
