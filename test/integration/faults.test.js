@@ -10,6 +10,7 @@ const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
 const { newTag, processesWithTag } = require('../helpers/processes');
+const { waitFor } = require('../helpers/wait');
 
 describe('a server killed in the middle of a run', function () {
   this.timeout(300000);
