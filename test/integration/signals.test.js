@@ -66,6 +66,15 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT',
       assert.deepEqual(run.failures, [], 'the stopped step is not counted as a failure');
     });
 
+    it('shows as done only passes that are in results.jsonl, and nothing after its last line', () => {
+      const recorded = new Set(readRun(out).steps.map((st) => st.pass));
+      const shown = [...result.stderr.matchAll(/ · pass (\d+)\/20 · done in /g)].map((m) => Number(m[1]));
+      assert.ok(shown.length > 0, result.stderr);
+      for (const pass of shown) assert.ok(recorded.has(pass), `pass ${pass} shown as done is recorded`);
+      const afterSignal = result.stderr.slice(result.stderr.indexOf(`${signal}: stopping`));
+      assert.doesNotMatch(afterSignal, / · \S+ in [\d.]+ s$/m, 'no step line after the signal');
+    });
+
     it('still writes the summary of what it measured', () => {
       assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /This run was interrupted/);
     });
