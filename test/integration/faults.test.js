@@ -229,3 +229,49 @@ describe('--out on a disk that fills', function () {
     });
   }
 });
+
+// A server that stops answering without dying (its FerretDB frozen by SIGSTOP): the step's
+// deadline stops its shell and records the step as failed with the reason; the run ends.
+describe('a server that stops answering in the middle of a pass', function () {
+  this.timeout(120000);
+  let out;
+  let result;
+  let frozen = null;
+  let startedAt;
+  const tag = newTag();
+
+  before(async function () {
+    skipUnless(this, 'ferretdb-pg');
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-frozen-'));
+    const results = path.join(out, 'results.jsonl');
+    startedAt = Date.now();
+    // passes long enough (several seconds) that the freeze lands in the middle of one's operations,
+    // where the shell waits on its socket for ever, not while it connects (which times out itself)
+    result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '5', '--set', 'UPDATES=3000', '--out', out], {
+      env: { ...tag, CLASSICS_STEP_STALL_SECONDS: '3' },
+      onSpawn: (child) => {
+        const pass2 = path.join(out, 'logs', `ferretdb-pg-${fixture.name}-pass-2.log`);
+        waitFor(() => fs.existsSync(pass2), 100000).then(() => new Promise((r) => { setTimeout(r, 2000); })).then(() => {
+          frozen = processesWithTag(tag).find((p) => /ferretdb .*--handler=postgresql/.test(p.cmd));
+          if (frozen) process.kill(frozen.pid, 'SIGSTOP');
+        }, () => child.kill('SIGKILL'));
+      },
+    });
+  });
+
+  after(() => {
+    if (frozen) try { process.kill(frozen.pid, 'SIGKILL'); } catch { /* the kit stopped it */ }
+    if (out) fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('stops the step at its deadline, records why, exits 1 and leaves nothing running', () => {
+    assert.ok(frozen, 'found the FerretDB to freeze');
+    assert.equal(result.code, 1, result.stderr);
+    assert.ok(Date.now() - startedAt < 90000);
+    const run = readRun(out);
+    assert.equal(run.failures.length, 1, JSON.stringify(run.failures));
+    assert.match(run.failures[0].error, /^test\/fixtures\/shell\/churn\/pass\.js on server 'ferretdb-pg' printed nothing for 3 s, its deadline: its shell was stopped$/);
+    assert.equal(run.end.status, 'failed');
+    assert.deepEqual(processesWithTag(tag), []);
+  });
+});
