@@ -275,3 +275,53 @@ describe('a server that stops answering in the middle of a pass', function () {
     assert.deepEqual(processesWithTag(tag), []);
   });
 });
+
+// Two runs of the kit at once disturb each other's timings: each says so in its records (the run
+// header's machineLoad, and otherRuns on every step and measurement another run overlapped).
+describe('another run of the kit on the machine', function () {
+  this.timeout(120000);
+  const dirs = [];
+  let first;
+  let second;
+  let firstOut;
+  let secondOut;
+  const tag = newTag();
+
+  before(async function () {
+    skipUnless(this, 'ferretdb');
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-two-state-'));
+    firstOut = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-two-a-'));
+    secondOut = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-two-b-'));
+    dirs.push(stateDir, firstOut, secondOut);
+    const env = { ...tag, CLASSICS_STATE_DIR: stateDir };
+    let started;
+    first = invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', '40', '--out', firstOut], {
+      env,
+      onSpawn: (child) => {
+        started = waitFor(() => fs.existsSync(path.join(firstOut, 'results.jsonl')) && fs.readFileSync(path.join(firstOut, 'results.jsonl'), 'utf8').includes('"step":"pass"'), 60000)
+          .then(() => invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', '2', '--out', secondOut], { env }))
+          .finally(() => child.kill('SIGINT'));
+      },
+    });
+    await first;
+    second = await started;
+  });
+
+  after(() => { for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('records the other run at its start and beside every timed step it overlapped', () => {
+    assert.equal(second.code, 0, second.stderr);
+    const run = readRun(secondOut);
+    const firstRun = readRun(firstOut);
+    assert.deepEqual(run.run.machineLoad.otherRuns.map((r) => r.runId), [firstRun.runId]);
+    assert.equal(run.run.machineLoad.loadAvg.length, 3);
+    assert.ok(run.steps.length > 0);
+    for (const step of run.steps) {
+      assert.deepEqual(step.otherRuns.map((r) => r.runId), [firstRun.runId], JSON.stringify(step));
+      assert.equal(step.loadAvg.length, 2);
+    }
+    for (const m of run.measurements) assert.deepEqual(m.otherRuns.map((r) => r.runId), [firstRun.runId]);
+    assert.match(fs.readFileSync(path.join(secondOut, 'summary.md'), 'utf8'), /Another run of the kit shared this machine/);
+    assert.deepEqual(processesWithTag(tag), []);
+  });
+});
