@@ -6,7 +6,6 @@
 // field are measurements; {"progress":n,"of":m} lines move the progress bar; the rest is the
 // script's own output, kept in the step's log.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
@@ -92,9 +91,14 @@ function shellInvocation({ shell = DEFAULT_SHELL, uri = null, file = null, vars 
 }
 
 let callsFiles = 0;
-/** A file of its own for one kit shell to say which path took its calls. */
+let callsDir = null;
+/**
+ * A file of its own for one kit shell to say which path took its calls, in a temporary folder of
+ * the run's (removed with the run's other folders, by the watchdog too should the run be killed).
+ */
 function newCallsFile() {
-  return path.join(os.tmpdir(), `classics-kit-calls-${process.pid}-${++callsFiles}.json`);
+  if (!callsDir || !fs.existsSync(callsDir)) callsDir = require('../processes').makeTempDir('classics-kit-calls-');
+  return path.join(callsDir, `${++callsFiles}.json`);
 }
 
 /** What a kit shell wrote to its calls file (read once, then removed), or null. */
