@@ -8,6 +8,7 @@
 // takes the servers one at a time. A failure is recorded and the run goes on with the next
 // scenario or server; the exit code says whether anything failed.
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { startServer, describeServer } = require('../servers/start');
@@ -20,7 +21,9 @@ const { claimDatabase } = require('./ownership');
 const { measureCalibration, programAnchor } = require('./calibration');
 const { builtCompiledClient } = require('./compiled-client');
 const { probeScenario, pinnedSizes } = require('./probe');
-const { runScenario, scenarioPlan, repetitions, safeFileName, errorText, deathOf, diedLine } = require('./steps');
+const {
+  runScenario, scenarioPlan, repetitions, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
+} = require('./steps');
 const { otherRuns } = require('./run-state');
 const { planScenario, fractionOf, findingsAt } = require('../sizing/planner');
 const { planLines } = require('../sizing/describe');
@@ -273,7 +276,7 @@ function runHeader({ scenarios, specs, options }) {
  * other runs of the kit (their state files; the lease names those on a user's server).
  */
 function machineLoad(options) {
-  return { loadAvg: require('node:os').loadavg().map((l) => Number(l.toFixed(2))), otherRuns: options.stateDir ? otherRuns(options.stateDir) : [] };
+  return { loadAvg: os.loadavg().map((l) => Number(l.toFixed(2))), otherRuns: options.stateDir ? otherRuns(options.stateDir) : [] };
 }
 
 /**
@@ -311,6 +314,7 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   options.runId = options.runId || `${path.basename(options.out)}-${process.pid}`;
   options.predicted = new Map();
   options.stateDir = config.stateDir;
+  options.stallMs = stallLimitMs(config, 0);
   results.append(options.resume
     ? {
       type: 'resume', runId: options.runId, startedAt: new Date().toISOString(), ...describeTestBed({ shell: options.shell }),

@@ -8,13 +8,14 @@ const path = require('node:path');
 const { runShellScript, combineCalls } = require('./shells');
 const { DiskWriteError, ServerDiedError } = require('../errors');
 const { otherRuns } = require('./run-state');
-
-const loadNow = () => Number(os.loadavg()[0].toFixed(2));
 const { readCollectionStats, collectionExists, checkpointPolicy, settleSizes } = require('./stats');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
 const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
+
+/** The 1-minute load average, as recorded beside each step. */
+const loadNow = () => Number(os.loadavg()[0].toFixed(2));
 
 /**
  * The script variables and pass count a scenario runs with at a size: one the descriptor lists
@@ -96,7 +97,8 @@ function stepVars(step, { scenario, server, options, pass }) {
 async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs = null }) {
   const run = (extra, suffix = '') => runShellScript({
     health: server.health || null,
-    stallMs,
+    // a probe's step has no plan yet: the setting alone
+    stallMs: stallMs ?? options.stallMs ?? null,
     shell: options.shell,
     lean: options.lean,
     uri: server.uri,
