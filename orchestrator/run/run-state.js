@@ -105,18 +105,30 @@ function reapRun(base, state) {
     if (!points.has(m.target)) continue;
     try { require('node:child_process').execFileSync('umount', ['-l', m.target], { stdio: 'ignore' }); mounts += 1; } catch { /* not ours to undo */ }
   }
+  // a backend started since the watchdog last looked ends on its own, its postmaster gone, but may
+  // still be writing in its folder for a moment: the removal is tried again for a few seconds
   let folders = 0;
+  const left = [];
   for (const dir of state.folders) {
     if (!fs.existsSync(dir)) continue;
-    try { fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); folders += 1; } catch { /* said below as left */ }
+    for (let i = 0; i < 25 && fs.existsSync(dir); i++) {
+      try { fs.rmSync(dir, { recursive: true, force: true }); } catch { sleep(200); }
+    }
+    if (fs.existsSync(dir)) left.push(dir); else folders += 1;
+  }
+  if (left.length) {
+    // kept for the next run or `orchestrate clean` to try again
+    writeFileAtomic(`${base}.json`, JSON.stringify({ ...state, processes: [], watchdog: null, folders: left }));
+    return { processes: live.length, folders, mounts, left: left.length };
   }
   for (const suffix of ['.json', '.procs.json']) fs.rmSync(`${base}${suffix}`, { force: true });
   return { processes: live.length, folders, mounts };
 }
 
-function summary({ processes, folders, mounts }) {
+function summary({ processes, folders, mounts, left = 0 }) {
   const parts = [`${processes} process${processes === 1 ? '' : 'es'} stopped`, `${folders} temporary folder${folders === 1 ? '' : 's'} removed`];
   if (mounts) parts.push(`${mounts} mount${mounts === 1 ? '' : 's'} undone`);
+  if (left) parts.push(`${left} folder${left === 1 ? '' : 's'} could not be removed yet (\`orchestrate clean\` tries again)`);
   return parts.join(', ');
 }
 
