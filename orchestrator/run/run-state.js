@@ -150,7 +150,13 @@ function reapDeadRuns(stateDir) {
     lines.push(`${describeRun(state)} ended without cleaning up (killed?): reaped what it left, ${summary(reapRun(base, state))}`);
   }
   let names = [];
-  try { names = fs.readdirSync(stateDir).filter((n) => n.endsWith('.reaped.json')); } catch { /* no folder yet */ }
+  try { names = fs.readdirSync(stateDir); } catch { /* no folder yet */ }
+  // a state file's write cut short by the kill (writeFileAtomic's temporary name), once its run is dead
+  for (const name of names.filter((n) => /^\.\d+-\d+\..*\.tmp$/.test(n))) {
+    const [pid, startTime] = name.slice(1).split('.')[0].split('-');
+    if (!isSameProcess(Number(pid), startTime)) fs.rmSync(path.join(stateDir, name), { force: true });
+  }
+  names = names.filter((n) => n.endsWith('.reaped.json'));
   for (const name of names) {
     const note = readJson(path.join(stateDir, name));
     fs.rmSync(path.join(stateDir, name), { force: true });

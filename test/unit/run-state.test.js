@@ -65,6 +65,14 @@ describe('run state: reaping what a dead run left', () => {
     assert.ok(isSameProcess(sleeper.pid, startTimeOf(sleeper.pid)), 'the sleeper is alive');
   });
 
+  it('removes a state file\'s write a kill cut short, once its run is dead, and only then', () => {
+    const dead = `.${deadKit.pid}-1.json.${deadKit.pid}.3.tmp`;
+    const live = `.${process.pid}-${startTimeOf(process.pid)}.json.${process.pid}.4.tmp`;
+    for (const name of [dead, live]) fs.writeFileSync(path.join(stateDir, name), '{"runId":');
+    reapDeadRuns(stateDir);
+    assert.deepEqual(fs.readdirSync(stateDir), [live]);
+  });
+
   it('leaves a live run alone and names it among the other runs', () => {
     record({ kitPid: sleeper.pid, kitStart: startTimeOf(sleeper.pid), processes: [] });
     assert.deepEqual(reapDeadRuns(stateDir), []);
