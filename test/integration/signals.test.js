@@ -187,7 +187,7 @@ for (const alsoWatchdog of [false, true]) describe(`SIGKILL of the kit${alsoWatc
     assert.equal(said.length, 1, result.stdout);
     assert.match(said[0], alsoWatchdog
       ? /ended without cleaning up \(killed\?\): reaped what it left, \d+ process(es)? stopped, [1-9]\d* temporary folders? removed$/
-      : /was killed; its watchdog reaped what it left, [1-9]\d* process(es)? stopped, [1-9]\d* temporary folders? removed$/);
+      : /was killed; its watchdog reaped what it left, \d+ process(es)? stopped, [1-9]\d* temporary folders? removed$/);
     assert.deepEqual(fs.readdirSync(tmp), [], 'no folder of the killed run is left');
     assert.deepEqual(fs.readdirSync(stateDir), [], 'nothing more to reap');
     assert.deepEqual(processesWithTag(tag), []);
