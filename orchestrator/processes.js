@@ -31,6 +31,8 @@ function dieWithKit(command, args) {
  * that reaps it should the process be killed. Removed, with the watchdog, when the process exits.
  */
 function openRunState(stateDir, { runId, out }) {
+  // without /proc (not Linux) no PID can be told from a reused one: nothing is recorded or reaped
+  if (!require('./process-table').startTimeOf(process.pid)) return null;
   const { RunState } = require('./run/run-state');
   const { startWatchdog } = require('./run/watchdog');
   runState = new RunState(stateDir, { runId, out });
