@@ -79,7 +79,7 @@ const VARIABLES = [
   },
   {
     name: 'CLASSICS_STEP_STALL_SECONDS', key: 'stepStallSeconds', default: 300, parse: Number,
-    doc: 'how long a step\'s shell may print nothing (no measurement, no progress line) before it is stopped and the step recorded as failed; a step whose size plan predicts longer gets three times its prediction',
+    doc: 'how long a step\'s shell may print nothing (no measurement, no progress line) before it is stopped and the step recorded as failed; where the size plan predicts the scenario longer, three times that prediction',
   },
   {
     name: 'CLASSICS_STATE_DIR', key: 'stateDir', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-runs'),
