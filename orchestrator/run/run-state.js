@@ -156,6 +156,11 @@ function reapDeadRuns(stateDir) {
     const [pid, startTime] = name.slice(1).split('.')[0].split('-');
     if (!isSameProcess(Number(pid), startTime)) fs.rmSync(path.join(stateDir, name), { force: true });
   }
+  // a watchdog's last note written as its run ended well (and removed its own file): nothing to reap
+  for (const name of names.filter((n) => /^\d+-\d+\.procs\.json$/.test(n))) {
+    const [pid, startTime] = name.split('.')[0].split('-');
+    if (!names.includes(`${pid}-${startTime}.json`) && !isSameProcess(Number(pid), startTime)) fs.rmSync(path.join(stateDir, name), { force: true });
+  }
   names = names.filter((n) => n.endsWith('.reaped.json'));
   for (const name of names) {
     const note = readJson(path.join(stateDir, name));
