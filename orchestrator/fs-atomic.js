@@ -9,14 +9,18 @@ const { DiskWriteError } = require('./errors');
 
 let counter = 0;
 
-/** Writes data (a string or a Buffer) to file atomically; throws a DiskWriteError naming the file. */
-function writeFileAtomic(file, data) {
+/**
+ * Writes data (a string or a Buffer) to file atomically; throws a DiskWriteError naming the file.
+ * fsync: false for a file that need only outlive the process, not the machine (a run's state),
+ * which then costs no wait on the disk.
+ */
+function writeFileAtomic(file, data, { fsync = true } = {}) {
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${++counter}.tmp`);
   let fd = null;
   try {
     fd = fs.openSync(temp, 'w');
     fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
+    if (fsync) fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = null;
     fs.renameSync(temp, file);

@@ -54,8 +54,9 @@ function recordMount(mount) {
 
 function trackChild(child) {
   children.add(child);
-  if (child.pid) runState?.addProcess(child.pid, child.spawnargs.join(' ').slice(0, 200));
-  child.once('exit', () => children.delete(child));
+  const state = runState;
+  if (child.pid) state?.addProcess(child.pid, child.spawnargs.join(' ').slice(0, 200));
+  child.once('exit', () => { children.delete(child); state?.removeProcess(child.pid); });
   return child;
 }
 

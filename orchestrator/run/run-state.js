@@ -34,7 +34,8 @@ class RunState {
 
   write() {
     if (this.closed) return;
-    try { writeFileAtomic(this.file, JSON.stringify(this.state)); } catch { /* a full disk: the watchdog still knows the processes */ }
+    // no fsync: the file must outlive a killed process, not a machine that lost power
+    try { writeFileAtomic(this.file, JSON.stringify(this.state), { fsync: false }); } catch { /* a full disk: the watchdog still knows the processes */ }
   }
 
   addProcess(pid, what) {
@@ -42,6 +43,13 @@ class RunState {
     if (!startTime) return;
     this.state.processes.push({ pid, startTime, what });
     this.write();
+  }
+
+  /** A child that exited: nothing to reap of it (its PID may soon be another process's). */
+  removeProcess(pid) {
+    const before = this.state.processes.length;
+    this.state.processes = this.state.processes.filter((p) => p.pid !== pid);
+    if (this.state.processes.length !== before) this.write();
   }
 
   addFolder(dir) { this.state.folders.push(dir); this.write(); }

@@ -36,13 +36,15 @@ function watch(base, kitPid) {
   let done = false;
 
   const note = () => {
-    let added = false;
+    let changed = false;
+    // those that have ended need no reaping (and their PIDs may soon be others')
+    for (const [key, p] of seen) if (!isSameProcess(p.pid, p.startTime)) { seen.delete(key); changed = true; }
     for (const p of descendantsOf(kitPid)) {
       if (p.pid === process.pid || seen.has(`${p.pid}-${p.startTime}`)) continue;
       seen.set(`${p.pid}-${p.startTime}`, { ...p, what: commandLine(p.pid).slice(0, 200) });
-      added = true;
+      changed = true;
     }
-    if (added) try { writeFileAtomic(`${base}.procs.json`, JSON.stringify({ processes: [...seen.values()] })); } catch { /* a full disk: what is in memory still counts */ }
+    if (changed) try { writeFileAtomic(`${base}.procs.json`, JSON.stringify({ processes: [...seen.values()] }), { fsync: false }); } catch { /* a full disk: what is in memory still counts */ }
   };
 
   const reapIfDead = () => {
