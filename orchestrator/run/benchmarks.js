@@ -148,6 +148,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
     const probed = [];
     for (const ready of toPlan) {
       if (options.isInterrupted?.()) break;
+      if (ready.dead) continue; // said once, when it died
       try {
         const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds });
         probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration });
@@ -155,8 +156,12 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
         if (options.isInterrupted?.()) break;
         if (err instanceof DiskWriteError) throw err;
         failures += 1;
-        results.append({ type: 'failure', scenario: scenario.name, server: ready.server.name, step: 'probe', error: errorText(err) });
-        options.log(`FAILED ${ready.server.name} · ${scenario.name} · probe: ${errorText(err)}; the scenario does not run there`);
+        ready.dead = await deathOf(ready.server, err);
+        results.append({
+          type: 'failure', scenario: scenario.name, server: ready.server.name, step: 'probe',
+          error: ready.dead ? `${ready.server.name} died (${ready.dead})` : errorText(err), ...(ready.dead ? { serverDied: ready.dead } : {}),
+        });
+        options.log(ready.dead ? diedLine(ready.server, scenario, 'probe', ready.dead) : `FAILED ${ready.server.name} · ${scenario.name} · probe: ${errorText(err)}; the scenario does not run there`);
       }
     }
     if (probed.length) {
@@ -181,7 +186,7 @@ async function runScenarios({ ready, scenarios, sizes, options, results, progres
   const { server, client } = ready;
   let failures = 0;
   for (const scenario of scenarios) {
-    if (options.isInterrupted?.()) break;
+    if (options.isInterrupted?.() || ready.dead) break;
     const vars = sizes.get(`${server.name}|${scenario.name}`);
     if (!vars) continue; // its probe failed here, and said so
     const plan = scenarioPlan(scenario, vars, passesOf(scenario, options));
