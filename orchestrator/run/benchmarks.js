@@ -87,10 +87,11 @@ async function prepareServer({ spec, options, results, progress, logDir, config 
     if (options.calibrate !== false && !options.resume) ready.calibration = await calibrate({ server, client, options, results, progress, logDir, config });
     else ready.calibration = options.resume?.calibrations?.get(server.name) || null;
   } catch (err) {
+    const died = await deathOf(server, err);
     await stopServer(ready);
     if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err;
-    results.append({ type: 'failure', server: server.name, step: 'server', error: errorText(err) });
-    options.log(`FAILED on ${server.name}: ${errorText(err)}`);
+    results.append({ type: 'failure', server: server.name, step: 'server', error: died ? `${server.name} died (${died})` : errorText(err), ...(died ? { serverDied: died } : {}) });
+    options.log(died ? `${server.name} died before its scenarios (${died}); they are skipped` : `FAILED on ${server.name}: ${errorText(err)}`);
     return null;
   }
   return ready;
