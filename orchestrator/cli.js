@@ -12,8 +12,9 @@ const figures = require('./commands/figures');
 const serve = require('./commands/serve');
 const list = require('./commands/list');
 const config = require('./commands/config');
+const clean = require('./commands/clean');
 
-const COMMANDS = [run, report, compare, figures, serve, list, config];
+const COMMANDS = [run, report, compare, figures, serve, list, config, clean];
 
 function buildProgram(ctx) {
   const program = new Command('orchestrate')

@@ -79,6 +79,14 @@ const VARIABLES = [
     doc: '`off` sends every call of the kit\'s shell through the driver (what `orchestrate --lean off` sets); `on`: the single-document writes and reads take its lean path', shown: '`on`',
   },
   {
+    name: 'CLASSICS_STEP_STALL_SECONDS', key: 'stepStallSeconds', default: 300, parse: Number,
+    doc: 'how long a step\'s shell may print nothing (no measurement, no progress line) before it is stopped and the step recorded as failed; where the size plan predicts the scenario longer, three times that prediction',
+  },
+  {
+    name: 'CLASSICS_STATE_DIR', key: 'stateDir', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-runs'),
+    doc: 'where each run records the processes, folders and mounts it started, so that what a killed run left is reaped by the next run or `orchestrate clean`', shown: '`node_modules/.cache/mongo-classics-runs`',
+  },
+  {
     name: 'CLASSICS_TEST_URI', key: 'testUri', default: null,
     doc: 'tests that take a server use this running one', shown: 'start their own',
   },

@@ -47,7 +47,33 @@ class ServerBusyError extends ClassicsError {
   constructor(message) { super(message, { exitCode: 2 }); }
 }
 
+/**
+ * A file of the run's could not be written (a full disk, a read-only folder): one line naming the
+ * file and what the system said. The run stops; nothing claims it ended well.
+ */
+class DiskWriteError extends ClassicsError {
+  constructor(file, cause) {
+    // "ENOSPC: no space left on device, write" -> "no space left on device (ENOSPC)"
+    const said = String(cause.message).replace(/^[A-Z]+: /, '').replace(/, \w+( '.*')?$/, '');
+    super(`cannot write ${file}: ${said}${cause.code ? ` (${cause.code})` : ''}`, { cause });
+    this.file = file;
+  }
+}
+
+/** A server the kit started stopped answering (its process gone, or its port refusing). */
+class ServerDiedError extends ClassicsError {
+  constructor(message, { server, reason, recorded = false } = {}) {
+    super(message);
+    this.server = server;
+    this.reason = reason;
+    this.recorded = recorded; // its failure record is written already
+  }
+}
+
+/** A step that made no progress for longer than its deadline: its shell was stopped. */
+class StepStalledError extends ClassicsError {}
+
 module.exports = {
   ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
-  NotOursError, ServerBusyError,
+  NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError,
 };

@@ -2,6 +2,9 @@
 // Everything the kit starts is stopped when it ends: child processes are tracked here, and
 // cleanups (stop a server, remove a temporary folder) run in reverse order of registration,
 // on a normal end, on an error and on SIGINT/SIGTERM. A second signal kills what is left at once.
+// Against SIGKILL, which no handler sees: each child is started under the kernel's parent-death
+// signal (dieWithKit), and a run records what it starts in a state file its watchdog reaps from
+// (run/run-state.js, run/watchdog.js).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -10,10 +13,50 @@ const debug = require('debug')('classics:processes');
 const children = new Set();
 const cleanups = [];
 const tempDirs = new Set();
+let runState = null;
+
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((f) => fs.existsSync(f)) || null;
+
+/**
+ * [command, args] that start command so that the kernel kills it (SIGKILL) the moment the kit's
+ * process ends, however it ends: util-linux's setpriv --pdeathsig, then exec. Where there is no
+ * setpriv the command is started as it is, and the watchdog alone reaps it.
+ */
+function dieWithKit(command, args) {
+  return SETPRIV ? [SETPRIV, ['--pdeathsig', 'KILL', '--', command, ...args]] : [command, args];
+}
+
+/**
+ * Records what this process starts in a state file (run/run-state.js) and starts the watchdog
+ * that reaps it should the process be killed. Removed, with the watchdog, when the process exits.
+ */
+function openRunState(stateDir, { runId, out }) {
+  // without /proc (not Linux) no PID can be told from a reused one: nothing is recorded or reaped
+  if (!require('./process-table').startTimeOf(process.pid)) return null;
+  const { RunState } = require('./run/run-state');
+  const { startWatchdog } = require('./run/watchdog');
+  runState = new RunState(stateDir, { runId, out });
+  for (const dir of tempDirs) runState.addFolder(dir);
+  const watchdog = startWatchdog(runState.base);
+  runState.setWatchdog(watchdog.pid);
+  const state = runState;
+  process.once('exit', () => {
+    state.close();
+    try { watchdog.kill('SIGKILL'); } catch { /* gone */ }
+  });
+  return state;
+}
+
+/** Notes a mount a server's process holds (in its own namespace), for the reaper. */
+function recordMount(mount) {
+  runState?.addMount(mount);
+}
 
 function trackChild(child) {
   children.add(child);
-  child.once('exit', () => children.delete(child));
+  const state = runState;
+  if (child.pid) state?.addProcess(child.pid, child.spawnargs.join(' ').slice(0, 200));
+  child.once('exit', () => { children.delete(child); state?.removeProcess(child.pid); });
   return child;
 }
 
@@ -29,6 +72,7 @@ function onCleanup(fn) {
 function makeTempDir(prefix) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   tempDirs.add(dir);
+  runState?.addFolder(dir);
   return dir;
 }
 
@@ -98,4 +142,6 @@ function installSignalHandlers(onSignal = () => {}) {
   return () => { process.off('SIGINT', handler); process.off('SIGTERM', handler); };
 }
 
-module.exports = { trackChild, onCleanup, makeTempDir, stopChild, cleanupAll, installSignalHandlers, killChildren };
+module.exports = {
+  dieWithKit, openRunState, recordMount, trackChild, onCleanup, makeTempDir, stopChild, cleanupAll, installSignalHandlers, killChildren,
+};

@@ -13,7 +13,10 @@ const { leaseUserServers } = require('../run/lease');
 const { planResume } = require('../run/resume');
 const { createProgress } = require('../run/progress');
 const { SHELLS, DEFAULT_SHELL } = require('../run/shells');
-const { installSignalHandlers, cleanupAll } = require('../processes');
+const { installSignalHandlers, cleanupAll, openRunState } = require('../processes');
+const { reapDeadRuns } = require('../run/run-state');
+const { retractOkEnd } = require('../results/writer');
+const { DiskWriteError } = require('../errors');
 const { hasResults } = require('../results/reader');
 const { parsePasses, parseSeed, parseSetting, parseBudget, collect } = require('./parse');
 const { formatDuration } = require('../sizing/duration');
@@ -75,6 +78,8 @@ function checkSizeOptions(opts, given) {
 async function runCommand(namesGiven, optsGiven, { config, log, given = () => false }) {
   let names = namesGiven;
   let opts = optsGiven;
+  // what a killed run left (its servers still serving, its folders, a kept cluster's lock) goes first
+  reapDeadRuns(config.stateDir).forEach((line) => log(line));
   if (!opts.resume) checkSizeOptions(opts, given);
   let resume = null;
   if (opts.resume) {
@@ -92,6 +97,11 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
   const out = resume ? path.resolve(opts.resume) : prepareOutDir(path.resolve(opts.out || path.join(config.runsDir, timestamp())));
   warnings.forEach((w) => process.stderr.write(`warning: ${w}\n`));
   const runId = resume ? resume.runId : `${path.basename(out)}-${process.pid}`;
+  try {
+    openRunState(config.stateDir, { runId, out });
+  } catch (err) {
+    process.stderr.write(`warning: cannot record what this run starts in ${config.stateDir} (${err.code || err.message}): should it be killed, \`orchestrate clean\` will not find what it left\n`);
+  }
   const releaseLeases = await leaseUserServers(specs, { runId, serverSelectionTimeoutMs: config.serverSelectionTimeoutMs });
   const { runBenchmarks } = require('../run/benchmarks');
   const { renderRunReport } = require('../report/render');
@@ -110,7 +120,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
         size: opts.size, budgetSeconds: opts.budget, sizePerServer: opts.sizePerServer, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
         workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
         repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell, lean: opts.lean,
-        resume: resume && { done: resume.done, sizes: resume.sizes, calibrations: resume.calibrations },
+        resume: resume && { done: resume.done, sizes: resume.sizes, calibrations: resume.calibrations, from: resume.from },
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
             progress.stop();
@@ -123,7 +133,14 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
         },
       },
     });
-    const report = await renderRunReport(out, scenarios);
+    let report;
+    try {
+      report = await renderRunReport(out, scenarios);
+    } catch (err) {
+      // the results are whole; their end record must not say "ok" of a run whose outputs are not
+      if (err instanceof DiskWriteError) retractOkEnd(path.join(out, 'results.jsonl'), err.message);
+      throw err;
+    }
     log(`wrote ${report.files.map((f) => path.join(path.relative(process.cwd(), out) || '.', f)).join(', ')}`);
     if (failures) log(`${failures} step(s) failed: see the Failures section of summary.md`);
     return failures ? 1 : 0;

@@ -19,7 +19,7 @@
 //                  equals the value (little memory only where the cache was cut); `else` says why not
 //   groupLabels:   the legend's words for series values; base: where bars start (1 for ratios)
 //   scale:         "linear" to keep a linear axis whatever the span
-const fs = require('node:fs');
+const { writeFileAtomic } = require('../fs-atomic');
 const path = require('node:path');
 const { matches } = require('../results/records');
 const { sizesOf } = require('../results/reader');
@@ -547,7 +547,7 @@ function scenarioCharts({ scenario, records = [], serverRecords = [], runData = 
 async function renderScenarioCharts({ outDir, ...args }) {
   const out = [];
   for (const chart of scenarioCharts(args)) {
-    fs.writeFileSync(path.join(outDir, chart.file), await renderChart(chart.config));
+    writeFileAtomic(path.join(outDir, chart.file), await renderChart(chart.config));
     const { config, ...shown } = chart;
     out.push(shown);
   }

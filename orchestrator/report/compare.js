@@ -3,6 +3,7 @@
 // versions or days), cell by cell of each scenario's tables, with the ratio B/A, and a flag where
 // the change is larger than the noise the user allows (the runs hold no repeats to measure it).
 const fs = require('node:fs');
+const { writeFileAtomic } = require('../fs-atomic');
 const path = require('node:path');
 const { readRun, sizesOf } = require('../results/reader');
 const { runSizeText } = require('./sizes');
@@ -106,11 +107,11 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
         scales: { x: { type: 'logarithmic', title: { display: true, text: 'B/A (log scale; 1 = unchanged)' } } },
       },
     };
-    fs.writeFileSync(path.join(out, file), await renderChart(config, { width: 1000, height: Math.max(300, 90 + 22 * shown.length) }));
+    writeFileAtomic(path.join(out, file), await renderChart(config, { width: 1000, height: Math.max(300, 90 + 22 * shown.length) }));
     files.push(file);
     parts.push(`![${scenario.name}](${file})`);
   }
-  fs.writeFileSync(path.join(out, 'compare.md'), `${parts.join('\n\n')}\n`);
+  writeFileAtomic(path.join(out, 'compare.md'), `${parts.join('\n\n')}\n`);
   return { files: ['compare.md', ...files], flagged };
 }
 

@@ -1,6 +1,7 @@
 'use strict';
 // The articles' own figures from their published tables, with no server.
 const fs = require('node:fs');
+const { writeFileAtomic } = require('../fs-atomic');
 const path = require('node:path');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { renderScenarioCharts, captionMarkdown } = require('./charts');
@@ -25,7 +26,7 @@ async function renderFigures(outDir, scenarios) {
       if (caption) parts.push(caption);
     }
   }
-  fs.writeFileSync(path.join(outDir, 'figures.md'), `${parts.join('\n\n')}\n`);
+  writeFileAtomic(path.join(outDir, 'figures.md'), `${parts.join('\n\n')}\n`);
   return ['figures.md', ...files];
 }
 

@@ -6,6 +6,7 @@
 // what a reader checks only sometimes (calibration, client path, sizes) sits in the appendix.
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeFileAtomic } = require('../fs-atomic');
 const { marked } = require('marked');
 const { STATUSES, ratioText, bandsText, firstClause } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
@@ -295,7 +296,7 @@ ${appendixHtml(model, appendixOf)}
 
 /** Writes report.html into outDir; returns its file name. */
 function writeHtmlReport(outDir, page) {
-  fs.writeFileSync(path.join(outDir, 'report.html'), reportHtml(page));
+  writeFileAtomic(path.join(outDir, 'report.html'), reportHtml(page));
   return 'report.html';
 }
 

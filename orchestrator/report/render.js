@@ -4,6 +4,7 @@
 // itself wrote. The run is read once, into the report model (model.js); every view is drawn from it.
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeFileAtomic } = require('../fs-atomic');
 const { sizesOf } = require('../results/reader');
 const { sizesSection, runSizeText } = require('./sizes');
 const { sizeText: scaledSizeText } = require('../sizing/describe');
@@ -268,6 +269,11 @@ function appendixItems(runModel, scenarios) {
   // them), for whoever checks a verdict against the records; the page shows them per article
   const recorded = verdictsMarkdown(runModel.verdicts).split('\n\n').slice(2).join('\n\n');
   if (recorded) items.push({ title: 'Every verdict and rule, as recorded', markdown: recorded, summary: true });
+  // a resumed run says from where, and a run that shared the machine with another run of the kit says so
+  const resumed = runModel.data.resumes.filter((r) => r.from).map(({ from }) => `Resumed after ${from.afterStep ? [from.afterStep.server, from.afterStep.scenario, from.afterStep.step, from.afterStep.pass ? `pass ${from.afterStep.pass}` : null].filter(Boolean).join(' · ') : 'its start'} (it had ended: ${from.ended}).`);
+  if (resumed.length) items.unshift({ title: 'This run was resumed', markdown: resumed.join('\n\n'), open: true });
+  const shared = steps.filter((st) => st.otherRuns?.length);
+  if (shared.length) items.unshift({ title: 'Another run of the kit shared this machine', markdown: `During ${shared.length} timed step(s) another run of the kit was running (${[...new Set(shared.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', ')}): their numbers may be disturbed, and the verdicts decided on them say so.`, open: true });
   if (!end) items.unshift({ title: 'This run did not finish', markdown: 'What the page shows is what it recorded before it stopped.', open: true });
   else if (end.status === 'interrupted') items.unshift({ title: `This run was interrupted (${end.signal})`, markdown: 'What the page shows is what it recorded before.', open: true });
   if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${p}`).join('\n') });
@@ -315,7 +321,7 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
     '## Appendix',
     ...model.runs.flatMap((r) => appendix.get(r.index).filter((i) => !i.page).map((i) => `### ${i.title}${many ? ` (${r.label})` : ''}\n\n${i.markdown}`)),
   ];
-  fs.writeFileSync(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
+  writeFileAtomic(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
   const html = writeHtmlReport(outDir, {
     model, title, outDir, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run).filter((i) => !i.summary),
   });

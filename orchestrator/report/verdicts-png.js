@@ -1,7 +1,7 @@
 'use strict';
 // verdicts.png: the report model's matrix as a picture (for a README or a blog post), drawn with
 // node-canvas (the canvas chartjs-node-canvas renders the charts on): offline, no browser.
-const fs = require('node:fs');
+const { writeFileAtomic } = require('../fs-atomic');
 const path = require('node:path');
 const { createCanvas } = require('canvas');
 const { STATUSES } = require('./model');
@@ -161,7 +161,7 @@ function verdictsPng(model, title) {
 
 /** Writes verdicts.png into outDir; returns its file name. */
 function writeVerdictsPng(outDir, model, title) {
-  fs.writeFileSync(path.join(outDir, 'verdicts.png'), verdictsPng(model, title));
+  writeFileAtomic(path.join(outDir, 'verdicts.png'), verdictsPng(model, title));
   return 'verdicts.png';
 }
 

@@ -8,6 +8,7 @@
 // takes the servers one at a time. A failure is recorded and the run goes on with the next
 // scenario or server; the exit code says whether anything failed.
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { startServer, describeServer } = require('../servers/start');
@@ -20,10 +21,13 @@ const { claimDatabase } = require('./ownership');
 const { measureCalibration, programAnchor } = require('./calibration');
 const { builtCompiledClient } = require('./compiled-client');
 const { probeScenario, pinnedSizes } = require('./probe');
-const { runScenario, scenarioPlan, repetitions, safeFileName, errorText } = require('./steps');
+const {
+  runScenario, scenarioPlan, repetitions, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
+} = require('./steps');
+const { otherRuns } = require('./run-state');
 const { planScenario, fractionOf, findingsAt } = require('../sizing/planner');
 const { planLines } = require('../sizing/describe');
-const { ResumeMismatchError } = require('../errors');
+const { ResumeMismatchError, DiskWriteError, ServerDiedError } = require('../errors');
 const { SHELLS } = require('./shells');
 
 /** Puts what the shell adds per operation on this server into the results, for every report; returns the record. */
@@ -83,19 +87,27 @@ async function prepareServer({ spec, options, results, progress, logDir, config 
     if (options.calibrate !== false && !options.resume) ready.calibration = await calibrate({ server, client, options, results, progress, logDir, config });
     else ready.calibration = options.resume?.calibrations?.get(server.name) || null;
   } catch (err) {
+    const died = await deathOf(server, err);
     await stopServer(ready);
-    if (err instanceof ResumeMismatchError) throw err;
-    results.append({ type: 'failure', server: server.name, step: 'server', error: errorText(err) });
-    options.log(`FAILED on ${server.name}: ${errorText(err)}`);
+    if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err;
+    results.append({ type: 'failure', server: server.name, step: 'server', error: died ? `${server.name} died (${died})` : errorText(err), ...(died ? { serverDied: died } : {}) });
+    options.log(died ? `${server.name} died before its scenarios (${died}); they are skipped` : `FAILED on ${server.name}: ${errorText(err)}`);
     return null;
   }
   return ready;
 }
 
+/** Resolves when promise settles or after ms, whichever is first. */
+function bounded(promise, ms) {
+  let timer;
+  return Promise.race([promise.catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
+}
+
 async function stopServer(ready) {
   if (ready.stopped) return;
   ready.stopped = true;
-  await ready.client.close().catch(() => {});
+  // the driver's close() waits on a connection to a server that died under it, for ever
+  await bounded(ready.client.close(), 5000);
   await ready.server.stop();
 }
 
@@ -129,6 +141,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
     const toPlan = [];
     for (const ready of group) {
       const recorded = options.resume?.sizes?.get(`${ready.server.name}|${scenario.name}`);
+      if (recorded?.predictedSeconds) options.predicted?.set(`${ready.server.name}|${scenario.name}`, recorded.predictedSeconds);
       if (recorded) sizes.set(`${ready.server.name}|${scenario.name}`, recorded.sizes);
       else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, findings, ready, options));
       else toPlan.push(ready);
@@ -136,14 +149,20 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
     const probed = [];
     for (const ready of toPlan) {
       if (options.isInterrupted?.()) break;
+      if (ready.dead) continue; // said once, when it died
       try {
         const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds });
         probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration });
       } catch (err) {
         if (options.isInterrupted?.()) break;
+        if (err instanceof DiskWriteError) throw err;
         failures += 1;
-        results.append({ type: 'failure', scenario: scenario.name, server: ready.server.name, step: 'probe', error: errorText(err) });
-        options.log(`FAILED ${ready.server.name} · ${scenario.name} · probe: ${errorText(err)}; the scenario does not run there`);
+        ready.dead = await deathOf(ready.server, err);
+        results.append({
+          type: 'failure', scenario: scenario.name, server: ready.server.name, step: 'probe',
+          error: ready.dead ? `${ready.server.name} died (${ready.dead})` : errorText(err), ...(ready.dead ? { serverDied: ready.dead } : {}),
+        });
+        options.log(ready.dead ? diedLine(ready.server, scenario, 'probe', ready.dead) : `FAILED ${ready.server.name} · ${scenario.name} · probe: ${errorText(err)}; the scenario does not run there`);
       }
     }
     if (probed.length) {
@@ -154,6 +173,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
       for (const plan of plans) records.push({ type: 'size', scenario: scenario.name, size: 'auto', perServer: Boolean(options.sizePerServer), ...plan });
     }
     for (const record of records) {
+      if (record.predictedSeconds) options.predicted?.set(`${record.server}|${scenario.name}`, record.predictedSeconds);
       results.append(record);
       sizes.set(`${record.server}|${scenario.name}`, record.sizes);
     }
@@ -167,7 +187,7 @@ async function runScenarios({ ready, scenarios, sizes, options, results, progres
   const { server, client } = ready;
   let failures = 0;
   for (const scenario of scenarios) {
-    if (options.isInterrupted?.()) break;
+    if (options.isInterrupted?.() || ready.dead) break;
     const vars = sizes.get(`${server.name}|${scenario.name}`);
     if (!vars) continue; // its probe failed here, and said so
     const plan = scenarioPlan(scenario, vars, passesOf(scenario, options));
@@ -177,8 +197,15 @@ async function runScenarios({ ready, scenarios, sizes, options, results, progres
       }
     } catch (err) {
       if (options.isInterrupted?.()) break;
-      if (err instanceof ResumeMismatchError) throw err; // the whole resume is refused
+      if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err; // the whole resume is refused; nothing more can be kept
       failures += 1;
+      const died = await deathOf(server, err);
+      if (died) {
+        // one line, and the server's other scenarios are not tried on a dead server
+        if (!err.recorded) results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: `${server.name} died (${died})`, serverDied: died });
+        options.log(err instanceof ServerDiedError ? err.message : diedLine(server, scenario, '', died));
+        break;
+      }
       results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
       options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
     }
@@ -205,7 +232,7 @@ async function runGroup({ specs, scenarios, options, results, progress, logDir, 
       try {
         failures += await runScenarios({ ready, scenarios, sizes: sized.sizes, options, results, progress, logDir, config });
       } catch (err) {
-        if (err instanceof ResumeMismatchError) throw err;
+        if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err;
         failures += 1;
         results.append({ type: 'failure', server: ready.server.name, step: 'server', error: errorText(err) });
         options.log(`FAILED on ${ready.server.name}: ${errorText(err)}`);
@@ -246,7 +273,16 @@ function runHeader({ scenarios, specs, options }) {
       keepData: Boolean(options.keepData),
     },
     ...describeTestBed({ shell: options.shell }),
+    machineLoad: machineLoad(options),
   };
+}
+
+/**
+ * What else loads this machine as the run starts: the load averages (1, 5, 15 minutes) and the
+ * other runs of the kit (their state files; the lease names those on a user's server).
+ */
+function machineLoad(options) {
+  return { loadAvg: os.loadavg().map((l) => Number(l.toFixed(2))), otherRuns: options.stateDir ? otherRuns(options.stateDir) : [] };
 }
 
 /**
@@ -282,8 +318,14 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   });
   const started = Date.now();
   options.runId = options.runId || `${path.basename(options.out)}-${process.pid}`;
+  options.predicted = new Map();
+  options.stateDir = config.stateDir;
+  options.stallMs = stallLimitMs(config, 0);
   results.append(options.resume
-    ? { type: 'resume', runId: options.runId, startedAt: new Date().toISOString(), ...describeTestBed({ shell: options.shell }) }
+    ? {
+      type: 'resume', runId: options.runId, startedAt: new Date().toISOString(), ...describeTestBed({ shell: options.shell }),
+      machineLoad: machineLoad(options), ...(options.resume.from ? { from: options.resume.from } : {}),
+    }
     : runHeader({ scenarios, specs, options }));
   let failures = 0;
   const sizes = new Map();

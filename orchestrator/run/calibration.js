@@ -11,7 +11,7 @@
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { runShellScript, combineCalls } = require('./shells');
-const { trackChild } = require('../processes');
+const { trackChild, dieWithKit } = require('../processes');
 const { redactUri } = require('../servers/spec');
 const { SHELL_URI_VARIABLE } = require('../config');
 const { emptyDatabase, refusalText } = require('./ownership');
@@ -34,7 +34,7 @@ async function timeInShell({ shell, uri, ops, warmup, server, database, logFile,
  * script's line, {"scenario":"harness","ops","totalMs":{type: ms},"cpuUs":{type: µs}}.
  */
 function timeInProcess({ what, command, args, uri, server }) {
-  const child = trackChild(spawn(command, args, {
+  const child = trackChild(spawn(...dieWithKit(command, args), {
     stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, [SHELL_URI_VARIABLE]: uri },
   }));
   let stdout = '';

@@ -1,6 +1,8 @@
 'use strict';
 // Progress on long steps: a bar on a terminal (cli-progress), one line per finished step elsewhere
-// (CI logs, pipes), always on stderr so stdout stays the kit's own lines.
+// (CI logs, pipes), always on stderr so stdout stays the kit's own lines. Once stopped (the run's
+// end, or a signal) it prints nothing more: a step still winding down after a Ctrl-C is not shown
+// as done, since what it measured is no longer written.
 const cliProgress = require('cli-progress');
 
 function formatSeconds(ms) {
@@ -11,9 +13,11 @@ function createProgress({ stream = process.stderr, interactive = Boolean(process
   let bar = null;
   let label = '';
   let started = 0;
+  let stopped = false;
   return {
     /** unit: what value and total count (ops; MB for a download). */
     startStep(stepLabel, total = 1, { unit = 'ops' } = {}) {
+      if (stopped) return;
       label = stepLabel;
       started = Date.now();
       if (!interactive) return;
@@ -31,10 +35,12 @@ function createProgress({ stream = process.stderr, interactive = Boolean(process
       bar.update(done);
     },
     endStep(outcome = 'done') {
+      if (stopped) return;
       if (bar) { bar.stop(); bar = null; }
       stream.write(`${label} · ${outcome} in ${formatSeconds(Date.now() - started)}\n`);
     },
     stop() {
+      stopped = true;
       if (bar) { bar.stop(); bar = null; }
     },
   };

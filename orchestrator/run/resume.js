@@ -12,7 +12,7 @@ const { parseServerSpec, parseServerSpecs } = require('../servers/spec');
  * password the results do not hold).
  */
 function planResume(dir, opts) {
-  const { run, measurements, runId, servers, sizes, calibrations } = readRun(dir);
+  const { run, measurements, runId, servers, sizes, calibrations, records, steps } = readRun(dir);
   const p = run.params;
   if ((p.repeat || 1) > 1) throw new UsageError('--resume: runs with --repeat cannot be resumed; run them again');
   const given = new Map(parseServerSpecs(opts.server.length ? opts.server : []).map((s) => [s.name, s]));
@@ -53,6 +53,21 @@ function planResume(dir, opts) {
     sizes: new Map(sizes.map((r) => [`${r.server}|${r.scenario}`, r])),
     calibrations: new Map(calibrations.map((c) => [c.server, c])),
     runId,
+    from: resumedFrom(records, steps),
+  };
+}
+
+/**
+ * Where the run being resumed had stopped, for its resume record and the summary: its last
+ * finished step, and how it ended (interrupted by a signal, failed, or no end at all: killed).
+ */
+function resumedFrom(records, steps) {
+  const last = steps.at(-1);
+  const tail = records.filter((r) => ['end', 'resume', 'run'].includes(r.type)).at(-1);
+  const ended = tail?.type === 'end' ? (tail.signal ? `interrupted by ${tail.signal}` : tail.status) : 'no end recorded (killed, or its disk was full)';
+  return {
+    afterStep: last ? { server: last.server, scenario: last.scenario, step: last.step, pass: last.pass ?? null } : null,
+    ended,
   };
 }
 

@@ -6,12 +6,11 @@
 // field are measurements; {"progress":n,"of":m} lines move the progress bar; the rest is the
 // script's own output, kept in the step's log.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
-const { ScriptError } = require('../errors');
-const { trackChild } = require('../processes');
+const { ScriptError, DiskWriteError, ServerDiedError, StepStalledError } = require('../errors');
+const { trackChild, dieWithKit } = require('../processes');
 const { redactUri } = require('../servers/spec');
 const { ROOT, SHELL_URI_VARIABLE, KIT_SHELL_LEAN_VARIABLE, KIT_SHELL_CALLS_VARIABLE } = require('../config');
 
@@ -92,9 +91,14 @@ function shellInvocation({ shell = DEFAULT_SHELL, uri = null, file = null, vars 
 }
 
 let callsFiles = 0;
-/** A file of its own for one kit shell to say which path took its calls. */
+let callsDir = null;
+/**
+ * A file of its own for one kit shell to say which path took its calls, in a temporary folder of
+ * the run's (removed with the run's other folders, by the watchdog too should the run be killed).
+ */
 function newCallsFile() {
-  return path.join(os.tmpdir(), `classics-kit-calls-${process.pid}-${++callsFiles}.json`);
+  if (!callsDir || !fs.existsSync(callsDir)) callsDir = require('../processes').makeTempDir('classics-kit-calls-');
+  return path.join(callsDir, `${++callsFiles}.json`);
 }
 
 /** What a kit shell wrote to its calls file (read once, then removed), or null. */
@@ -136,19 +140,38 @@ function combineCalls(list) {
   return combined;
 }
 
-function runShellScript({ shell = DEFAULT_SHELL, uri, file, vars, server, logFile, lean = 'on', onProgress = () => {}, onMeasurement = () => {} }) {
+/**
+ * Runs a script in a shell; resolves to { measurements, output, calls }. Two things stop it early,
+ * its shell killed: `health`, polled each second, saying the server is gone (a ServerDiedError
+ * with its reason), and no line at all from the shell for `stallMs` (a StepStalledError): a shell
+ * left reconnecting to a dead port, or a server that stopped answering, never holds the run.
+ */
+function runShellScript({
+  shell = DEFAULT_SHELL, uri, file, vars, server, logFile, lean = 'on', onProgress = () => {}, onMeasurement = () => {},
+  health = null, stallMs = null,
+}) {
   const callsFile = shell === 'kit' ? newCallsFile() : null;
   const { command, args, env, cwd } = shellInvocation({ shell, uri, file, vars, lean, callsFile });
-  const child = trackChild(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env, cwd }));
+  const child = trackChild(spawn(...dieWithKit(command, args), { stdio: ['ignore', 'pipe', 'pipe'], env, cwd }));
   const log = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
   const measurements = [];
   const tail = [];
   const keepTail = (line) => { tail.push(line); if (tail.length > 40) tail.shift(); };
+  let lastLine = Date.now();
+  let stopped = null; // why the kit stopped the shell, if it did
+  const stop = (err) => {
+    if (stopped) return;
+    stopped = err;
+    try { child.kill('SIGKILL'); } catch { /* gone */ }
+  };
+  // a full disk under the step's log: the run cannot keep what it measures, so it stops
+  if (log) log.on('error', (err) => stop(new DiskWriteError(logFile, err)));
 
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
+    lastLine = Date.now();
     const parsed = parseLine(line);
     if (parsed && typeof parsed.progress === 'number') return onProgress(parsed.progress, parsed.of);
-    if (log) log.write(`${line}\n`);
+    if (log && !stopped) log.write(`${line}\n`);
     if (parsed && typeof parsed.scenario === 'string') {
       measurements.push(parsed);
       onMeasurement(parsed);
@@ -157,23 +180,46 @@ function runShellScript({ shell = DEFAULT_SHELL, uri, file, vars, server, logFil
     }
   });
   readline.createInterface({ input: child.stderr }).on('line', (line) => {
-    if (log) log.write(`[stderr] ${line}\n`);
+    lastLine = Date.now();
+    if (log && !stopped) log.write(`[stderr] ${line}\n`);
     keepTail(line);
   });
 
+  let checking = false;
+  const watch = (health || stallMs) && setInterval(async () => {
+    if (stallMs && Date.now() - lastLine > stallMs) {
+      stop(new StepStalledError(`${path.relative(process.cwd(), file) || file} on server '${server}' printed nothing for ${Math.round(stallMs / 1000)} s, its deadline: its shell was stopped`));
+    }
+    if (!health || checking || stopped) return;
+    checking = true;
+    const gone = await health().catch(() => null);
+    checking = false;
+    if (gone) stop(new ServerDiedError(gone, { server, reason: gone }));
+  }, 1000);
+
   return new Promise((resolve, reject) => {
     child.on('error', (err) => {
+      if (watch) clearInterval(watch);
       takeCalls(callsFile);
       reject(new ScriptError(`could not start ${shell}: ${err.message}`, { script: file, server }));
     });
     child.on('close', (code, signal) => {
-      if (log) log.end();
+      if (watch) clearInterval(watch);
       const calls = takeCalls(callsFile);
-      const script = path.relative(process.cwd(), file) || file;
-      if (code === 0) return resolve({ measurements, output: tail, calls });
-      const why = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
-      reject(new ScriptError(`${script} on server '${server}' ${why}: ${redactUri(errorSummary(tail))}`,
-        { script, server, stderr: tail.join('\n') }));
+      const finish = () => {
+        if (stopped) return reject(stopped);
+        const script = path.relative(process.cwd(), file) || file;
+        if (code === 0) return resolve({ measurements, output: tail, calls });
+        const why = signal ? `was stopped by ${signal}` : `exited with code ${code}`;
+        return reject(new ScriptError(`${script} on server '${server}' ${why}: ${redactUri(errorSummary(tail))}`,
+          { script, server, stderr: tail.join('\n') }));
+      };
+      // everything the shell printed is in its log before the step is judged
+      if (!log || log.destroyed) return finish();
+      let once = false;
+      const finishOnce = () => { if (!once) { once = true; finish(); } };
+      log.once('error', finishOnce);
+      log.end(finishOnce);
     });
   });
 }

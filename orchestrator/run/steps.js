@@ -2,13 +2,20 @@
 // One scenario on one server: each step's script run in a shell, each pass in turn, and every
 // measurement appended to results.jsonl with the collection stats read after its step. A failed
 // step is recorded and ends the scenario on that server (later passes build on it).
+const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { runShellScript, combineCalls } = require('./shells');
+const { DiskWriteError, ServerDiedError } = require('../errors');
+const { otherRuns } = require('./run-state');
 const { readCollectionStats, collectionExists, checkpointPolicy, settleSizes } = require('./stats');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
 const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
+
+/** The 1-minute load average, as recorded beside each step. */
+const loadNow = () => Number(os.loadavg()[0].toFixed(2));
 
 /**
  * The script variables and pass count a scenario runs with at a size: one the descriptor lists
@@ -32,8 +39,38 @@ function safeFileName(text) {
   return text.replace(/[^A-Za-z0-9_.-]+/g, '_');
 }
 
+/** An error in one line for the screen and the records (a server's Go error runs to three): its first. */
 function errorText(err) {
-  return redactUri(err && err.message ? err.message : String(err));
+  const text = redactUri(err && err.message ? err.message : String(err));
+  return text.split('\n').map((l) => l.trim()).find(Boolean) || text;
+}
+
+/**
+ * How long a step's shell may print nothing before it is stopped: the setting
+ * (CLASSICS_STEP_STALL_SECONDS), or three times what the size plan predicted for the whole
+ * scenario where that is longer.
+ */
+function stallLimitMs(config, predictedSeconds) {
+  return 1000 * Math.max(config.stepStallSeconds || 300, 3 * (predictedSeconds || 0));
+}
+
+/**
+ * Why the server is gone, where it is (its process exited, its port refuses), else null: an error
+ * of a step on a dead server is that server's death, said once, not the step's.
+ */
+async function deathOf(server, err) {
+  if (err instanceof ServerDiedError) return err.reason;
+  return server.health ? server.health().catch(() => null) : null;
+}
+
+/** The one line that says a server died, and that the run moves on without it. */
+function diedLine(server, scenario, where, reason) {
+  return `${server.name} died during ${scenario.name}${where ? ` ${where}` : ''} (${reason}); its remaining scenarios are skipped`;
+}
+
+/** Other live runs of the kit seen at either end of a step (each named once). */
+function mergeRuns(a, b) {
+  return [...new Map([...a, ...b].map((r) => [`${r.pid}`, r])).values()];
 }
 
 /** How long a parallel step's shells are given to start before all of them begin (their start is not timed). */
@@ -57,8 +94,11 @@ function stepVars(step, { scenario, server, options, pass }) {
  * before the lines are combined. Resolves to { measurements, calls }: `calls`, which client path
  * took the kit's shells' calls (null in mongosh).
  */
-async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results }) {
+async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs = null }) {
   const run = (extra, suffix = '') => runShellScript({
+    health: server.health || null,
+    // a probe's step has no plan yet: the setting alone
+    stallMs: stallMs ?? options.stallMs ?? null,
     shell: options.shell,
     lean: options.lean,
     uri: server.uri,
@@ -116,18 +156,27 @@ async function runScenario({ scenario, server, client, plan, options, results, p
       if (resumed?.steps.has(`${step.name}|${pass}`)) continue;
       const label = `${server.name} · ${scenario.name}${repetition ? (repetition.warmup ? ' · warm-up' : ` · run ${repetition.repeat}/${repetition.of}`) : ''} · ${step.name}${step.repeat === 'passes' ? ` ${pass}/${plan.passes}` : ''}`;
       progress.startStep(label);
+      const othersBefore = config.stateDir ? otherRuns(config.stateDir) : [];
+      const loadBefore = loadNow();
       const stepStarted = Date.now();
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}${repetition ? `-r${repetition.repeat}` : ''}-${step.name}${pass ? `-${pass}` : ''}.log`));
       try {
         const vars = stepVars(step, { scenario, server, options, pass });
-        const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results });
+        const stallMs = stallLimitMs(config, options.predicted?.get(`${server.name}|${scenario.name}`));
+        const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
         let stats = {};
         if (step.stats !== false) stats = await readStepStats({ scenario, client, db, server, say });
+        // another run of the kit on this machine at either end of the timed step: its numbers
+        // may be disturbed, and the records say so (otherRuns) for the report to show
+        const others = mergeRuns(othersBefore, config.stateDir ? otherRuns(config.stateDir) : []);
+        // the 1-minute load average before and after the step
+        const share = { loadAvg: [loadBefore, loadNow()], ...(others.length ? { otherRuns: others } : {}) };
         for (const m of measurements) {
           const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };
+          if (others.length) record.otherRuns = others;
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
           if (m.collection && stats[m.collection]) {
             Object.assign(record, stats[m.collection]);
@@ -143,15 +192,22 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         // which client path (the kit's shell's lean path or the driver) took the script's calls
         results.append({
           type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs,
-          ...(calls ? { calls } : {}),
+          ...(calls ? { calls } : {}), ...share,
           ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
         });
         progress.endStep('done');
       } catch (err) {
         if (options.isInterrupted?.()) return failures; // the signal stopped it: not a failure of the step
+        if (err instanceof DiskWriteError) throw err; // nothing more can be kept: the run stops
         progress.endStep('FAILED');
+        // the whole error (a server's runs to several lines) goes to the step's log, one line to the screen
+        try { fs.appendFileSync(logFile, `[kit] ${redactUri(err?.stack || String(err))}\n`); } catch { /* a full disk: said by the results */ }
+        const died = await deathOf(server, err);
+        // "pass 3" for a step named pass, "update pass 3" for another repeated step, "setup"
+        const where = step.repeat === 'passes' ? `${step.name === 'pass' ? '' : `${step.name} `}pass ${pass}` : step.name;
+        results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: step.name, pass, error: died ? `${server.name} died (${died})` : errorText(err), ...(died ? { serverDied: died } : {}) });
+        if (died) throw new ServerDiedError(diedLine(server, scenario, where, died), { server: server.name, reason: died, recorded: true });
         failures += 1;
-        results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: step.name, pass, error: errorText(err) });
         options.log(`FAILED ${label}: ${errorText(err)}`);
         return failures;
       }
@@ -175,4 +231,6 @@ function repetitions(options) {
   return options.warmup === false ? counted : [{ repeat: 0, warmup: true, of: k }, ...counted];
 }
 
-module.exports = { runScenario, runStepScript, scenarioPlan, stepVars, workersStartMs, repetitions, safeFileName, errorText };
+module.exports = {
+  runScenario, runStepScript, scenarioPlan, stepVars, workersStartMs, repetitions, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
+};

@@ -7,7 +7,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const execFile = require('node:util').promisify(require('node:child_process').execFile);
 const { ServerStartError } = require('../errors');
-const { trackChild, stopChild, makeTempDir } = require('../processes');
+const { trackChild, stopChild, makeTempDir, dieWithKit } = require('../processes');
 const { freePort, retryUntil } = require('./net');
 const { startPostgres } = require('./postgres');
 const { pingServer } = require('./ping');
@@ -28,7 +28,7 @@ const DOCUMENTDB_SETTINGS = {
 async function runFerretDB({ bin, args, dir, logFile, backend }) {
   const port = await freePort();
   const log = fs.openSync(logFile, 'a');
-  const child = trackChild(spawn(bin, [`--listen-addr=127.0.0.1:${port}`, ...args], { cwd: dir, stdio: ['ignore', log, log] }));
+  const child = trackChild(spawn(...dieWithKit(bin, [`--listen-addr=127.0.0.1:${port}`, ...args]), { cwd: dir, stdio: ['ignore', log, log] }));
   fs.closeSync(log);
   const uri = `mongodb://127.0.0.1:${port}/`;
   const stop = async () => {
@@ -41,7 +41,7 @@ async function runFerretDB({ bin, args, dir, logFile, backend }) {
     await stop();
     throw new ServerStartError(`FerretDB did not answer on port ${port} (${err.message}); see ${logFile}`);
   }
-  return { uri, stop };
+  return { uri, stop, watched: [{ name: 'FerretDB', child }, ...(backend?.watched || [])] };
 }
 
 /** @param keepDir a folder for the server's data that outlives the run (--keep-data), or null */
@@ -78,9 +78,10 @@ async function startFerretDB({ backend, config, logDir, name, keepDir = null }) 
     args.push('--handler=sqlite', `--sqlite-url=file:${dataDir}/`);
     backendDescription = 'SQLite';
   }
-  const { uri, stop } = await runFerretDB({ bin: config.ferretdbBin, args, dir, logFile: path.join(logDir, `${name}-ferretdb.log`), backend: postgres });
+  const { uri, stop, watched } = await runFerretDB({ bin: config.ferretdbBin, args, dir, logFile: path.join(logDir, `${name}-ferretdb.log`), backend: postgres });
   return {
     uri,
+    watched,
     backend: backendDescription,
     description: `FerretDB on ${backendDescription}`,
     started: true,
@@ -131,10 +132,10 @@ async function startFerretDB2({ config, logDir, name, keepDir = null }) {
     '--no-auth', // the kit's own server, on 127.0.0.1 only, as the others
     '--log-level=warn',
   ];
-  const { uri, stop } = await runFerretDB({ bin: config.ferretdb2Bin, args, dir, logFile: path.join(logDir, `${name}-ferretdb.log`), backend: postgres });
+  const { uri, stop, watched } = await runFerretDB({ bin: config.ferretdb2Bin, args, dir, logFile: path.join(logDir, `${name}-ferretdb.log`), backend: postgres });
   const backend = `PostgreSQL ${postgres.version} with DocumentDB ${String(documentdb || '?').trim()}`;
   const version = await execFile(config.ferretdb2Bin, ['--version']).then(({ stdout }) => /version: (\S+)/.exec(stdout)?.[1], () => null);
-  return { uri, backend, description: `FerretDB ${version || '2'} on ${backend}`, started: true, stop };
+  return { uri, backend, description: `FerretDB ${version || '2'} on ${backend}`, started: true, stop, watched };
 }
 
 module.exports = { startFerretDB, startFerretDB2, ferretdb2Missing };

@@ -10,7 +10,8 @@ const { promisify } = require('node:util');
 const execFile = promisify(require('node:child_process').execFile);
 const debug = require('debug')('classics:postgres');
 const { ServerStartError } = require('../errors');
-const { trackChild, stopChild, makeTempDir } = require('../processes');
+const { trackChild, stopChild, makeTempDir, dieWithKit, recordMount } = require('../processes');
+const { isSameProcess, startTimeOf, commandLine } = require('../process-table');
 const { freePort, retryUntil } = require('./net');
 
 function findPostgresBinDir(configured) {
@@ -80,11 +81,15 @@ function rootRunner(root, hostDir) {
   if (!versions.length) throw new ServerStartError(`no PostgreSQL in ${root}: run \`npm run setup\``);
   const bin = `/usr/lib/postgresql/${versions[0]}/bin`;
   const identity = rootIdentity(root);
-  // $1 the cluster's folder, $2 the root file system, $3 uid:gid, then the command and its arguments
-  const script = 'mount --bind "$1" "$2/mnt" && exec chroot --userspec="$3" "$2" "${@:4}"';
+  // $1 the cluster's folder, $2 the root file system, $3 uid:gid, then the command and its arguments.
+  // chroot's change of user clears the parent-death signal, so it is set again inside, by the root
+  // file system's own setpriv: PostgreSQL still dies the moment the kit does, even by SIGKILL
+  const pdeathsig = fs.existsSync(path.join(root, 'usr/bin/setpriv')) ? '/usr/bin/setpriv --pdeathsig KILL -- ' : '';
+  const script = `mount --bind "$1" "$2/mnt" && exec chroot --userspec="$3" "$2" ${pdeathsig}"\${@:4}"`;
   return {
     identity,
     dataDir: () => '/mnt/data',
+    mount: { target: path.join(root, 'mnt'), source: hostDir },
     command: (name, args) => ['unshare', ['--mount', '--propagation', 'private', '--', 'bash', '-c', script, 'bash', hostDir, root,
       `${identity.uid}:${identity.gid}`, `${bin}/${name}`, ...args], { env: { ...process.env, LC_ALL: 'C', LANG: 'C' } }],
   };
@@ -99,6 +104,25 @@ function assertReachableBy(identity, dir) {
       throw new ServerStartError(`PostgreSQL runs as the postgres user, which cannot pass through ${d} to keep its data in ${dir}: choose an --out folder others can enter (or chmod o+x ${d})`);
     }
   }
+}
+
+/**
+ * A kept cluster (--keep-data) whose postmaster.pid outlived its server (a killed run): where the
+ * PID in it is no longer a PostgreSQL (gone, or reused by another process), the lock is stale and
+ * removed; where a PostgreSQL still holds it (the reaper at the run's start has already stopped
+ * those a dead run of the kit recorded), the start is refused in one line naming that process.
+ */
+function releaseStaleLock(dataDir) {
+  const lock = path.join(dataDir, 'postmaster.pid');
+  let pid;
+  try { pid = Number(fs.readFileSync(lock, 'utf8').split('\n')[0]); } catch { return; }
+  const start = Number.isInteger(pid) && pid > 0 ? startTimeOf(pid) : null;
+  const cmd = start ? commandLine(pid) : '';
+  if (start && isSameProcess(pid, start) && /postgres/.test(cmd)) {
+    throw new ServerStartError(`the kept PostgreSQL data in ${dataDir} is locked by process ${pid} (${cmd.slice(0, 120)}), which is not this run's: stop it (or run \`orchestrate clean\` if a killed run of the kit left it) and resume again`);
+  }
+  debug('removing the stale %s (pid %s is gone)', lock, pid);
+  fs.rmSync(lock, { force: true });
 }
 
 /**
@@ -120,8 +144,11 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   const fresh = !fs.existsSync(path.join(dir, 'data', 'PG_VERSION'));
   const run = (name, args) => {
     const [file, argv, options] = runner.command(name, args);
-    return execFile(file, argv, { cwd: dir, ...options });
+    const running = execFile(...dieWithKit(file, argv), { cwd: dir, ...options });
+    trackChild(running.child);
+    return running;
   };
+  if (runner.mount) recordMount(runner.mount);
 
   if (fresh) {
     try {
@@ -131,12 +158,13 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
     }
   }
 
+  if (!fresh) releaseStaleLock(path.join(dir, 'data'));
   const log = fs.openSync(logFile, 'a');
   // TCP only: a Unix socket path under a long run folder could pass the kernel's 107-byte limit
   const options = { unix_socket_directories: '', listen_addresses: '127.0.0.1', ...settings };
   const [file, argv, spawnOptions] = runner.command('postgres',
     ['-D', dataDir, '-p', String(port), ...Object.entries(options).flatMap(([k, v]) => ['-c', `${k}=${v}`])]);
-  const child = trackChild(spawn(file, argv, { ...spawnOptions, cwd: dir, stdio: ['ignore', log, log] }));
+  const child = trackChild(spawn(...dieWithKit(file, argv), { ...spawnOptions, cwd: dir, stdio: ['ignore', log, log] }));
   fs.closeSync(log);
 
   const client = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
@@ -157,6 +185,8 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     createDatabase: (name) => run('createdb', [...client, name]),
     psql: (database, sql) => run('psql', [...client, '-d', database, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]),
+    // the processes whose end means the server is gone (start.js watches them during a run)
+    watched: [{ name: 'PostgreSQL postmaster', child }],
     // SIGINT is PostgreSQL's fast shutdown: sessions ended, no waiting for clients.
     stop: () => stopChild(child, 'SIGINT', 15000),
   };

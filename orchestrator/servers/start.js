@@ -10,6 +10,7 @@ const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
 const { compatibilityLine } = require('./versions');
 const { describeDeployment, mongodStartupWarnings } = require('./deployment');
+const { healthCheck } = require('./health');
 
 function hasPostgres(config) {
   try { findPostgresBinDir(config.postgresBinDir); return true; } catch { return false; }
@@ -78,7 +79,7 @@ async function startServer(spec, ctx) {
   const unregister = onCleanup(() => server.stop());
   const stop = async () => { unregister(); await server.stop(); };
   debug('%s up at %s', spec.name, redactUri(server.uri));
-  return { ...server, name: spec.name, spec: spec.spec, kind: spec.kind, stop };
+  return { ...server, name: spec.name, spec: spec.spec, kind: spec.kind, stop, health: healthCheck(server) };
 }
 
 /**

@@ -83,3 +83,78 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`--resume on ${kind}`,
     }
   });
 });
+
+// A run kept with --keep-data and killed by SIGKILL (its watchdog too) leaves PostgreSQL's lock
+// file in the kept cluster. A resume names a process that still holds it and starts nothing; once
+// none does, it takes the stale lock away, goes on, and says in its summary that it was resumed
+// and from where.
+describe('--resume on ferretdb2 after a SIGKILL', function () {
+  this.timeout(300000);
+  let out;
+  let stateDir;
+  let holder = null;
+  let env;
+  const { spawn } = require('node:child_process');
+  const { newTag, processesWithTag } = require('../helpers/processes');
+  const tag = newTag();
+  const lockFile = () => path.join(out, 'servers', 'ferretdb2', 'postgres', 'data', 'postmaster.pid');
+
+  before(async function () {
+    skipUnless(this, 'ferretdb2');
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-kill-'));
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-resume-kill-state-'));
+    env = { ...tag, CLASSICS_STATE_DIR: stateDir };
+    const results = path.join(out, 'results.jsonl');
+    await invokeOnFixture(['--server', 'ferretdb2', '--size', 'smoke', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
+      env,
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          if (fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes(`"type":"step","scenario":"${fixture.name}","server":"ferretdb2","step":"pass","pass":1`)) {
+            clearInterval(timer);
+            for (const p of processesWithTag(tag).filter((r) => /run\/watchdog\.js/.test(r.cmd))) process.kill(p.pid, 'SIGKILL');
+            child.kill('SIGKILL');
+          }
+        }, 50);
+      },
+    });
+  });
+
+  after(() => {
+    if (holder) try { holder.kill('SIGKILL'); } catch { /* gone */ }
+    for (const dir of [out, stateDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('left the kept cluster\'s lock file behind', () => {
+    assert.ok(fs.existsSync(lockFile()));
+  });
+
+  it('names a process that still holds the lock, and starts nothing over it', async () => {
+    // a process that is not the kit's, named like PostgreSQL, holding the lock
+    holder = spawn('bash', ['-c', 'exec -a postgres sleep 300'], { stdio: 'ignore' });
+    await new Promise((r) => { setTimeout(r, 300); });
+    const lines = fs.readFileSync(lockFile(), 'utf8').split('\n');
+    fs.writeFileSync(lockFile(), [String(holder.pid), ...lines.slice(1)].join('\n'));
+    const result = await invokeOrchestrate(['--resume', out], { env: { ...env, CLASSICS_SHELL_DIR: require('../helpers/fixture').FIXTURE_SHELL_DIR } });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, new RegExp(`^run \\S+ \\(pid \\d+, results in ${out}\\) ended without cleaning up \\(killed\\?\\): reaped what it left`, 'm'));
+    assert.match(result.stdout, new RegExp(`^FAILED to start ferretdb2: the kept PostgreSQL data in \\S+ is locked by process ${holder.pid} \\(postgres 300\\), which is not this run's`, 'm'));
+    assert.equal(holder.exitCode, null, 'a process not the kit\'s is never signalled');
+  });
+
+  it('once none holds it, takes the stale lock away, goes on, and says it was resumed and from where', async () => {
+    holder.kill('SIGKILL');
+    await new Promise((r) => { holder.once('exit', r); });
+    holder = null;
+    const result = await invokeOrchestrate(['--resume', out], { env: { ...env, CLASSICS_SHELL_DIR: require('../helpers/fixture').FIXTURE_SHELL_DIR } });
+    assert.equal(result.code, 0, result.stderr + result.stdout);
+    const run = readRun(out);
+    assert.deepEqual(run.problems, []);
+    assert.equal(run.end.status, 'ok');
+    assert.deepEqual(run.measurements.filter((m) => m.collection === fixture.collections[0]).map((m) => m.pass), [0, 1, 2, 3]);
+    const [firstResume] = run.resumes;
+    assert.deepEqual(firstResume.from.afterStep, { server: 'ferretdb2', scenario: fixture.name, step: 'pass', pass: 1 });
+    assert.match(firstResume.from.ended, /^no end recorded/);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), new RegExp(`\\*\\*Resumed\\*\\* after ferretdb2 · ${fixture.name} · pass · pass 1 \\(it had ended: no end recorded`));
+    assert.deepEqual(processesWithTag(tag), []);
+  });
+});

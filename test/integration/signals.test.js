@@ -66,6 +66,15 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT',
       assert.deepEqual(run.failures, [], 'the stopped step is not counted as a failure');
     });
 
+    it('shows as done only passes that are in results.jsonl, and nothing after its last line', () => {
+      const recorded = new Set(readRun(out).steps.map((st) => st.pass));
+      const shown = [...result.stderr.matchAll(/ · pass (\d+)\/20 · done in /g)].map((m) => Number(m[1]));
+      assert.ok(shown.length > 0, result.stderr);
+      for (const pass of shown) assert.ok(recorded.has(pass), `pass ${pass} shown as done is recorded`);
+      const afterSignal = result.stderr.slice(result.stderr.indexOf(`${signal}: stopping`));
+      assert.doesNotMatch(afterSignal, / · \S+ in [\d.]+ s$/m, 'no step line after the signal');
+    });
+
     it('still writes the summary of what it measured', () => {
       assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /This run was interrupted/);
     });
@@ -111,5 +120,82 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`two Ctrl-Cs in a row 
     const folders = namedFolders(running);
     assert.ok(folders.length > 0, 'the processes named their folders');
     for (const dir of folders) assert.ok(!fs.existsSync(dir), `${dir} is gone`);
+  });
+});
+
+/** Mount points of this machine's own mount namespace that lie in the root file system ferretdb2 runs in. */
+const documentdbMounts = () => fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4]).filter((m) => m && /documentdb\/root/.test(m));
+
+// SIGKILL, which no handler of the kit's sees: the kernel's parent-death signal and the run's
+// watchdog stop what it started; the next run, or `orchestrate clean`, removes what is left and
+// says so in one line.
+for (const alsoWatchdog of [false, true]) describe(`SIGKILL of the kit${alsoWatchdog ? ' and its watchdog' : ''} during a run on ferretdb2`, function () {
+  this.timeout(180000);
+  let out;
+  let tmp;
+  let stateDir;
+  let running = [];
+  let left;
+  const tag = newTag();
+  const env = () => ({ ...tag, TMPDIR: tmp, CLASSICS_STATE_DIR: stateDir });
+
+  before(async function () {
+    skipUnless(this, 'ferretdb2');
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-sigkill-'));
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-sigkill-tmp-'));
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-sigkill-state-'));
+    const results = path.join(out, 'results.jsonl');
+    await invokeOnFixture(['--server', 'ferretdb2', '--size', 'smoke', '--no-calibrate', '--passes', '30', '--out', out], {
+      env: env(),
+      onSpawn: (child) => {
+        waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
+          .then(() => {
+            running = processesWithTag(tag);
+            if (alsoWatchdog) for (const p of running.filter((r) => /run\/watchdog\.js/.test(r.cmd))) process.kill(p.pid, 'SIGKILL');
+            child.kill('SIGKILL');
+          }, () => child.kill('SIGKILL'));
+      },
+    });
+    // what the kernel and the watchdog do takes a moment: a second at most
+    await waitFor(() => processesWithTag(tag).length === 0, 10000).catch(() => {});
+    left = processesWithTag(tag);
+  });
+
+  after(() => { for (const dir of [out, tmp, stateDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
+
+  it('had a PostgreSQL and a FerretDB running, and none of them outlives the kit', () => {
+    assert.ok(running.some((p) => /ferretdb2\/bin\/ferretdb/.test(p.cmd)), 'FerretDB 2 was running');
+    assert.ok(running.some((p) => /postgres/.test(p.cmd)), 'PostgreSQL was running');
+    assert.deepEqual(left, [], 'nothing of the run is left running');
+    assert.deepEqual(documentdbMounts(), [], 'no mount is left in the root file system');
+  });
+
+  it(alsoWatchdog ? 'a second run removes the folders left and says so in one line' : 'its watchdog removed the folders, and `orchestrate clean` says so in one line', async () => {
+    let result;
+    if (alsoWatchdog) {
+      const second = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-sigkill-second-'));
+      fs.rmSync(second, { recursive: true });
+      result = await invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', '1', '--out', second], { env: env() });
+      fs.rmSync(second, { recursive: true, force: true });
+      assert.equal(result.code, 0, result.stderr);
+    } else {
+      assert.deepEqual(fs.readdirSync(tmp), [], 'the watchdog removed the run\'s temporary folders');
+      result = await invokeOrchestrate(['clean'], { env: env() });
+      assert.equal(result.code, 0, result.stderr);
+    }
+    const said = result.stdout.split('\n').filter((l) => /^run \S+ \(pid \d+, results in /.test(l));
+    assert.equal(said.length, 1, result.stdout);
+    assert.match(said[0], alsoWatchdog
+      ? /ended without cleaning up \(killed\?\): reaped what it left, \d+ process(es)? stopped, [1-9]\d* temporary folders? removed$/
+      : /was killed; its watchdog reaped what it left, \d+ process(es)? stopped, [1-9]\d* temporary folders? removed$/);
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no folder of the killed run is left');
+    assert.deepEqual(fs.readdirSync(stateDir), [], 'nothing more to reap');
+    assert.deepEqual(processesWithTag(tag), []);
+  });
+
+  it('keeps every record written before the kill whole', () => {
+    const run = readRun(out);
+    assert.deepEqual(run.problems, []);
+    assert.equal(run.end, null, 'a killed run has no end record');
   });
 });
