@@ -251,7 +251,11 @@ function cellOf(verdict, finding, { anchor, records, published }) {
   const article = articleAtSameSize(finding, verdict, published);
   let reason = reasonOf(verdict, finding.check, bands);
   if (article && tested) reason += `; the article ${article.text} there`;
+  // a measurement taken while another run of the kit was timing on the same machine (recorded by the run)
+  const shared = tested && records.some((r) => r.otherRuns?.length);
+  if (shared) reason += '; another run of the kit shared the machine';
   return {
+    shared,
     status: verdict.status,
     ratio,
     // where the run stopped short of the article's largest point, the article's figure at the run's

@@ -142,6 +142,20 @@ describe('report model', () => {
     assert.equal(model.kitRows[0].article.ratio, null, 'the article\'s figure of another comparison is said, not drawn');
   });
 
+  it('says beside a verdict that another run of the kit shared the machine while its records were taken', () => {
+    const shared = runDir(root, 'shared', [
+      header('shared'), FERRETDB2,
+      m('ferretdb2', 'a', { appliedSeconds: 50, seconds: 50, otherRuns: [{ runId: 'other', pid: 1234, out: '/tmp/other' }] }),
+      m('ferretdb2', 'b', { appliedSeconds: 10, seconds: 10 }),
+      { type: 'end', status: 'done' },
+    ]);
+    const mdl = buildReportModel([{ dir: shared }], [SCENARIO]);
+    const c = cell('b-faster', 'ferretdb2', mdl);
+    assert.equal(c.shared, true);
+    assert.match(c.reason, /another run of the kit shared the machine$/);
+    assert.equal(cell('b-faster', 'ferretdb2').shared, false, 'a run alone on its machine says nothing of it');
+  });
+
   it('tallies every cell by verdict', () => {
     assert.deepEqual(model.tally, { [HOLDS]: 3, [FAILS]: 0, [INCONCLUSIVE]: 2, [UNTESTABLE]: 1, [PUBLISHED_ONLY]: 2 });
   });
