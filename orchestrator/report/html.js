@@ -156,7 +156,8 @@ function factsHtml(model) {
     const servers = model.columns.filter((c) => c.run === r.index).map((c) => `<b>${escapeHtml(c.name)}</b> (<code>${escapeHtml(c.server)}</code>)`);
     const baselines = r.data.servers.filter((s) => s.baselineFor).map((s) => `${escapeHtml(s.product)} ${escapeHtml(String(s.version).split(' ')[0])} as the SQL baseline`);
     const f = r.facts;
-    return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')}</p>`;
+    const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${marked.parseInline(escapeHtml(n))}</p>`).join('');
+    return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')}</p>${notes}`;
   }).join('\n');
 }
 

@@ -272,6 +272,21 @@ function cellOf(verdict, finding, { anchor, records, published }) {
   };
 }
 
+/**
+ * What a reader must know of how a run went, said under its facts: that it was resumed, and from where; that another run
+ * of the kit shared the machine during its timed steps (the verdicts decided on them say so too).
+ */
+function runNotes(data) {
+  const { resumes, steps } = data;
+  const where = (from) => (from.afterStep ? [from.afterStep.server, from.afterStep.scenario, from.afterStep.step, from.afterStep.pass ? `pass ${from.afterStep.pass}` : null].filter(Boolean).join(' · ') : 'its start');
+  const resumed = resumes.filter((r) => r.from).map(({ from }) => `**Resumed** after ${where(from)} (it had ended: ${from.ended}).`).join('\n\n');
+  const sharedSteps = steps.filter((st) => st.otherRuns?.length);
+  const shared = sharedSteps.length
+    ? `**Another run of the kit shared this machine** during ${sharedSteps.length} timed step(s) (${[...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', ')}): their numbers may be disturbed, and the verdicts decided on them say so.`
+    : '';
+  return [resumed, shared].filter(Boolean);
+}
+
 /** The run's facts for the line above the matrix: date, machine, kit, size, shell. */
 function runFacts(data) {
   const { run } = data;
@@ -299,7 +314,7 @@ function buildReportModel(runs, scenarios) {
     const verdicts = ran.flatMap((s) => verdictsForScenario(s, recordsOf.get(s.name), (server) => sizesOf(data, s.name, server)));
     // the servers judged: every server the run started but a baseline (the SQL store held against them)
     const judged = data.servers.filter((s) => !s.baselineFor);
-    return { index, dir: r.dir, label: path.basename(r.dir), data, facts: runFacts(data), scenarios: ran, recordsOf, verdicts, judged };
+    return { index, dir: r.dir, label: path.basename(r.dir), data, facts: runFacts(data), notes: runNotes(data), scenarios: ran, recordsOf, verdicts, judged };
   });
 
   const columns = models.flatMap((m) => m.judged.map((s) => ({

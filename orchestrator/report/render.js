@@ -249,21 +249,6 @@ async function renderScenario({ scenario, records, runModel, serverRecords, outD
   return { markdown: parts.join('\n\n'), files, section };
 }
 
-/**
- * What a reader must know of how a run went: that it was resumed, and from where; that another run
- * of the kit shared the machine during its timed steps (the verdicts decided on them say so too).
- */
-function runNotes(runModel) {
-  const { resumes, steps } = runModel.data;
-  const where = (from) => (from.afterStep ? [from.afterStep.server, from.afterStep.scenario, from.afterStep.step, from.afterStep.pass ? `pass ${from.afterStep.pass}` : null].filter(Boolean).join(' · ') : 'its start');
-  const resumed = resumes.filter((r) => r.from).map(({ from }) => `**Resumed** after ${where(from)} (it had ended: ${from.ended}).`).join('\n\n');
-  const sharedSteps = steps.filter((st) => st.otherRuns?.length);
-  const shared = sharedSteps.length
-    ? `**Another run of the kit shared this machine** during ${sharedSteps.length} timed step(s) (${[...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', ')}): their numbers may be disturbed, and the verdicts decided on them say so.`
-    : '';
-  return { resumed, shared };
-}
-
 /** What a reader checks only sometimes, for the appendix: [{ title, markdown }]. */
 function appendixItems(runModel, scenarios) {
   const { run, servers, calibrations, steps, end, problems } = runModel.data;
@@ -284,10 +269,6 @@ function appendixItems(runModel, scenarios) {
   // them), for whoever checks a verdict against the records; the page shows them per article
   const recorded = verdictsMarkdown(runModel.verdicts).split('\n\n').slice(2).join('\n\n');
   if (recorded) items.push({ title: 'Every verdict and rule, as recorded', markdown: recorded, summary: true });
-  // on the page, open at the top of the appendix; summary.md says them under the run's facts
-  const { resumed, shared } = runNotes(runModel);
-  if (resumed) items.unshift({ title: 'This run was resumed', markdown: resumed, open: true, page: true });
-  if (shared) items.unshift({ title: 'Another run of the kit shared this machine', markdown: shared, open: true, page: true });
   if (!end) items.unshift({ title: 'This run did not finish', markdown: 'What the page shows is what it recorded before it stopped.', open: true });
   else if (end.status === 'interrupted') items.unshift({ title: `This run was interrupted (${end.signal})`, markdown: 'What the page shows is what it recorded before.', open: true });
   if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${p}`).join('\n') });
@@ -329,7 +310,7 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
   const parts = [
     `# ${title}`,
     ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell}${r.data.servers.length ? ` · ${r.data.servers.map(serverNameWithAlias).join(', ')}` : ''}.`),
-    ...model.runs.flatMap((r) => Object.values(runNotes(r)).filter(Boolean).map((t) => (many ? `${r.label}: ${t}` : t))),
+    ...model.runs.flatMap((r) => r.notes.map((t) => (many ? `${r.label}: ${t}` : t))),
     matrixMarkdown(model),
     ...failuresMarkdown(model),
     ...scenarioParts,
