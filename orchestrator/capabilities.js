@@ -6,11 +6,10 @@
 // asks the same questions before node_modules exists (docs/setup.md names each part).
 const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
-const { findPostgresBinDir } = require('./servers/postgres');
+const { postgresMissing } = require('./servers/postgres');
 const { ferretdb2Missing } = require('./servers/ferretdb');
 
 const run = (file, args) => execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** The shared libraries mongod loads that its tarball does not carry (MongoDB's tarball install notes). */
 const MONGOD_LIBRARIES = ['libcurl.so.4', 'libcrypto.so.3', 'liblzma.so.5'];
@@ -26,20 +25,6 @@ function missingMongodLibraries(platform = process.platform) {
   if (cache === null) return [];
   const found = new Set(cache.split('\n').map((l) => l.trim().split(' ')[0]));
   return MONGOD_LIBRARIES.filter((lib) => !found.has(lib));
-}
-
-/** Why the kit cannot start a PostgreSQL here (the SQL baseline, ferretdb-pg), or null. */
-function postgresMissing(config) {
-  try {
-    findPostgresBinDir(config.postgresBinDir);
-  } catch {
-    return 'PostgreSQL\'s server binaries are not installed (initdb and postgres, in /usr/lib/postgresql/*/bin, on PATH or in CLASSICS_PG_BINDIR; Debian and Ubuntu: apt-get install postgresql)';
-  }
-  if (isRoot()) {
-    // PostgreSQL refuses to run as root: the kit runs it as the postgres user the package makes
-    try { run('id', ['-u', 'postgres']); } catch { return 'running as root, and there is no postgres user to run PostgreSQL as (Debian\'s postgresql package makes it)'; }
-  }
-  return null;
 }
 
 function ferretdbMissing(config) {
@@ -90,4 +75,4 @@ function capabilities(config) {
   ];
 }
 
-module.exports = { capabilities, postgresMissing, missingMongodLibraries, MONGOD_LIBRARIES };
+module.exports = { capabilities, postgresMissing, chromiumMissing, missingMongodLibraries, MONGOD_LIBRARIES };

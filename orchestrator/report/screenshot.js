@@ -2,10 +2,10 @@
 // first-screen.png: report.html's first screen as a reader meets it (Chromium at 1400×900),
 // taken by Debian's chromium driven by playwright-core. Optional: `orchestrate report --screenshot`
 // asks for it (the kept examples hold one); a machine without Chromium is told so in one line.
-const fs = require('node:fs');
 const path = require('node:path');
 const { UsageError } = require('../errors');
 const { resolveConfig } = require('../config');
+const { chromiumMissing } = require('../capabilities');
 
 const VIEWPORT = { width: 1400, height: 900 };
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -17,8 +17,9 @@ function chromiumPath() {
 
 /** Opens Chromium headless (playwright-core); throws a UsageError where there is none. */
 async function launchChromium() {
+  const missing = chromiumMissing(resolveConfig());
+  if (missing) throw new UsageError(missing);
   const executablePath = chromiumPath();
-  if (!fs.existsSync(executablePath)) throw new UsageError(`no Chromium at ${executablePath}: install Debian's chromium (npm run setup does, as root) or set CLASSICS_CHROMIUM`);
   let chromium;
   try {
     ({ chromium } = require('playwright-core'));

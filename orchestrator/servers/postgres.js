@@ -35,6 +35,20 @@ function findPostgresBinDir(configured) {
   return found;
 }
 
+/** Why the kit cannot start a PostgreSQL here (the SQL baseline, ferretdb-pg), or null. */
+function postgresMissing(config) {
+  try {
+    findPostgresBinDir(config.postgresBinDir);
+  } catch {
+    return 'PostgreSQL\'s server binaries are not installed (initdb and postgres, in /usr/lib/postgresql/*/bin, on PATH or in CLASSICS_PG_BINDIR; Debian and Ubuntu: apt-get install postgresql)';
+  }
+  if (typeof process.getuid === 'function' && process.getuid() === 0) {
+    // PostgreSQL refuses to run as root: the kit runs it as the postgres user the package makes
+    try { execFileSync('id', ['-u', 'postgres'], { stdio: 'ignore' }); } catch { return 'running as root, and there is no postgres user to run PostgreSQL as (Debian\'s postgresql package makes it)'; }
+  }
+  return null;
+}
+
 /** uid/gid to run PostgreSQL as: ourselves, or the postgres user when we are root. */
 function postgresIdentity() {
   if (typeof process.getuid !== 'function' || process.getuid() !== 0) return {};
@@ -192,4 +206,4 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   };
 }
 
-module.exports = { startPostgres, findPostgresBinDir };
+module.exports = { postgresMissing, startPostgres, findPostgresBinDir };

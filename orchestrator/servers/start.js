@@ -5,16 +5,13 @@ const { UsageError, ServerStartError } = require('../errors');
 const { onCleanup } = require('../processes');
 const { startMongod, checkMongodSpec } = require('./mongod');
 const { startFerretDB, startFerretDB2, ferretdb2Missing } = require('./ferretdb');
-const { findPostgresBinDir } = require('./postgres');
+const { postgresMissing } = require('./postgres');
 const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
 const { compatibilityLine } = require('./versions');
 const { describeDeployment, mongodStartupWarnings } = require('./deployment');
 const { healthCheck } = require('./health');
 
-function hasPostgres(config) {
-  try { findPostgresBinDir(config.postgresBinDir); return true; } catch { return false; }
-}
 
 /**
  * ctx: { config, logDir, log, keepDir } where keepDir, when set, is a folder for the server's data
@@ -60,7 +57,7 @@ async function startEmbedded(ctx) {
       why.push(`ferretdb2 did not start (${err.message})`);
     }
   }
-  const backend = hasPostgres(ctx.config) ? 'postgresql' : 'sqlite';
+  const backend = postgresMissing(ctx.config) ? 'sqlite' : 'postgresql';
   const server = await startFerretDB({ ...ctx, backend, name: 'embedded' });
   ctx.log(`embedded: ${server.description}, because ${why.join('; ')}`);
   return server;

@@ -5,7 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { resolveConfig } = require('../../orchestrator/config');
-const { findPostgresBinDir } = require('../../orchestrator/servers/postgres');
+const { postgresMissing } = require('../../orchestrator/servers/postgres');
 const { ferretdb2Missing } = require('../../orchestrator/servers/ferretdb');
 
 const config = resolveConfig();
@@ -48,7 +48,8 @@ function unavailableReason(kindGiven) {
     if (missing) return `${missing}: ferretdb2 is FerretDB 2.7 on PostgreSQL 18 with DocumentDB, which npm run setup installs as root into .tools/`;
   }
   if (kind === 'ferretdb-pg') {
-    try { findPostgresBinDir(config.postgresBinDir); } catch (err) { return err.message; }
+    const why = postgresMissing(config);
+    if (why) return why;
   }
   if (/^mongod(-rs)?(@|$)/.test(kind)) {
     const why = notMongodReason(process.env.MONGOMS_SYSTEM_BINARY);

@@ -14,9 +14,11 @@ const { spawnSync } = require('node:child_process');
 const { readRun } = require('../../orchestrator/results/reader');
 const { buildReportModel, STATUSES, NOT_RUN } = require('../../orchestrator/report/model');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
-const { CHROMIUM_ARGS, VIEWPORT } = require('../../orchestrator/report/screenshot');
+const { CHROMIUM_ARGS, VIEWPORT, chromiumPath } = require('../../orchestrator/report/screenshot');
+const { chromiumMissing } = require('../../orchestrator/capabilities');
+const { resolveConfig } = require('../../orchestrator/config');
 
-const CHROMIUM = process.env.CLASSICS_CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const EXAMPLES = path.join(__dirname, '..', '..', 'reports', 'examples');
 
 describe('report.html and compare, on two smoke runs', function () {
@@ -38,8 +40,9 @@ describe('report.html and compare, on two smoke runs', function () {
 
   /** Chromium at 1400×900 with every page's errors and network requests collected, or a skip with its reason. */
   async function openPage(test, file) {
-    if (!fs.existsSync(CHROMIUM)) {
-      process.stdout.write(`      skipped: no Chromium at ${CHROMIUM} (Debian's chromium package; npm run setup installs it as root)\n`);
+    const missing = chromiumMissing(resolveConfig());
+    if (missing) {
+      process.stdout.write(`      skipped: ${missing}\n`);
       test.skip();
     }
     const { chromium } = require('playwright-core');
