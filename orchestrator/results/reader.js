@@ -57,6 +57,8 @@ function readRun(dir) {
     resumes: of('resume'),
     servers: [...new Map(of('server').map((r) => [r.server, r])).values()],
     measurements: of('measurement'),
+    // the paired rounds' blocks: one variant's share of a step, timed on its own (docs/outputs.md)
+    blocks: of('block'),
     workers: of('worker'),
     calibrations: of('calibration'),
     // a resumed run keeps the size it recorded: the latest record per server and scenario

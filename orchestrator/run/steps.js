@@ -14,6 +14,9 @@ const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
 
+/** Paired rounds per comparison where neither --rounds nor the scenario says: a verdict rests on at least 8 pairs. */
+const DEFAULT_ROUNDS = 8;
+
 /** The 1-minute load average, as recorded beside each step. */
 const loadNow = () => Number(os.loadavg()[0].toFixed(2));
 
@@ -78,10 +81,17 @@ function workersStartMs(workers) {
   return 3000 + 400 * workers;
 }
 
+/** The rounds a scenario's comparisons are cut into: --rounds, else its descriptor's `rounds`, else DEFAULT_ROUNDS. */
+function roundsOf(scenario, options = {}) {
+  return options.rounds ?? scenario.rounds ?? DEFAULT_ROUNDS;
+}
+
 /** The variables a step's script gets besides its sizes: where to write, which pass, the seed, whether the kit owns the server. */
 function stepVars(step, { scenario, server, options, pass }) {
   return {
     ...step.vars, DB_NAME: scenario.database, PASS: pass || null, PROGRESS: true, SEED: options.seed ?? null,
+    // how many paired rounds a comparison is cut into (--rounds, else the scenario's, else 8)
+    ROUNDS: roundsOf(scenario, options),
     // scripts may change server-wide settings (a cache size) only on servers the kit started
     SERVER_OWNED_BY_KIT: Boolean(server.started),
   };
@@ -175,6 +185,15 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         // the 1-minute load average before and after the step
         const share = { loadAvg: [loadBefore, loadNow()], ...(others.length ? { otherRuns: others } : {}) };
         for (const m of measurements) {
+          // a line of one round's block (it names its round) is a paired sample, kept apart from
+          // the lines the article's tables print; stats and counts belong to the whole step's lines
+          if (Number.isInteger(m.round)) {
+            results.append({
+              type: 'block', ...m, scenario: scenario.name, server: server.name, step: step.name, pass,
+              ...(others.length ? { otherRuns: others } : {}), ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
+            });
+            continue;
+          }
           const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };
           if (others.length) record.otherRuns = others;
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
@@ -232,5 +251,5 @@ function repetitions(options) {
 }
 
 module.exports = {
-  runScenario, runStepScript, scenarioPlan, stepVars, workersStartMs, repetitions, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
+  runScenario, runStepScript, scenarioPlan, stepVars, roundsOf, DEFAULT_ROUNDS, workersStartMs, repetitions, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
 };
