@@ -157,9 +157,10 @@ function scalingProblems(descriptor, published) {
   const expressionProblem = (what, text) => {
     try {
       const e = parseExpression(text);
-      const unknown = [...e.names].filter((n) => !names.includes(n));
-      if (unknown.length) return `${what} names ${unknown.join(', ')}, not a size variable`;
-      return Number.isFinite(e.evaluate(article)) ? null : `${what} is not a number at the article's size`;
+      // ROUNDS, the paired rounds a step's comparisons are cut into, prices what each block costs
+      const unknown = [...e.names].filter((n) => !names.includes(n) && n !== 'ROUNDS');
+      if (unknown.length) return `${what} names ${unknown.join(', ')}, not a size variable or ROUNDS`;
+      return Number.isFinite(e.evaluate({ ROUNDS: descriptor.rounds ?? 8, ...article })) ? null : `${what} is not a number at the article's size`;
     } catch (err) {
       return `${what}: ${err.message}`;
     }

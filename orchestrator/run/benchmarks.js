@@ -22,7 +22,7 @@ const { measureCalibration, programAnchor } = require('./calibration');
 const { builtCompiledClient } = require('./compiled-client');
 const { probeScenario, pinnedSizes } = require('./probe');
 const {
-  runScenario, scenarioPlan, repetitions, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
+  runScenario, scenarioPlan, repetitions, roundsOf, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
 } = require('./steps');
 const { otherRuns } = require('./run-state');
 const { planScenario, fractionOf, findingsAt } = require('../sizing/planner');
@@ -169,6 +169,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
       const plans = planScenario({
         descriptor: scenario, findings, budgetSeconds: options.budgetSeconds, passes,
         pinned: pinnedSizes(scenario, options.overrides), servers: probed, perServer: Boolean(options.sizePerServer), shell: options.shell,
+        rounds: roundsOf(scenario, options),
       });
       for (const plan of plans) records.push({ type: 'size', scenario: scenario.name, size: 'auto', perServer: Boolean(options.sizePerServer), ...plan });
     }

@@ -13,9 +13,7 @@ const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership'
 const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
-
-/** Paired rounds per comparison where neither --rounds nor the scenario says: a verdict rests on at least 8 pairs. */
-const DEFAULT_ROUNDS = 8;
+const { DEFAULT_ROUNDS } = require('../sizing/planner');
 
 /** The 1-minute load average, as recorded beside each step. */
 const loadNow = () => Number(os.loadavg()[0].toFixed(2));

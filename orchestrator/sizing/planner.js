@@ -8,6 +8,12 @@
 const { parseExpression } = require('./expression');
 const { roundUpBudget } = require('./duration');
 
+/** Paired rounds per comparison where neither --rounds nor the scenario says (run/steps.js passes ROUNDS to the scripts). */
+const DEFAULT_ROUNDS = 8;
+
+/** Sizes with the rounds beside them: a scaling expression may price each block (parts) by ROUNDS. */
+const withRounds = (sizes, rounds) => ({ ROUNDS: rounds, ...sizes });
+
 /** The shortest timed span, in ms, a verdict may be decided from, where a step declares none of its own. */
 const MIN_SPAN_MS = 100;
 /** No operation a script sends costs less than this share of the fastest acknowledged one the calibration timed (w:0 sends cost less than a round trip, not nothing). */
@@ -202,9 +208,9 @@ function calibratedOpMs(calibration, shell) {
  * at sizes the probes stay below, and then each miss costs missMs: ms for one run of the step at
  * these sizes, 0 where the data still fits.
  */
-function beyondCacheMs(beyond, sizes) {
+function beyondCacheMs(beyond, sizes, rounds = DEFAULT_ROUNDS) {
   if (!beyond) return 0;
-  return beyond.missMs * Math.max(0, parseExpression(beyond.misses).evaluate(sizes));
+  return beyond.missMs * Math.max(0, parseExpression(beyond.misses).evaluate(withRounds(sizes, rounds)));
 }
 
 /**
@@ -215,7 +221,7 @@ function beyondCacheMs(beyond, sizes) {
  * is linear (b = 0); one that does needs probes at two sizes at least besides the smallest
  * (three with parts), or is fitted as linear and says so.
  */
-function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, shell = 'kit', kind = null } = {}) {
+function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, shell = 'kit', kind = null, rounds = DEFAULT_ROUNDS } = {}) {
   const opMs = calibratedOpMs(calibration, shell);
   // a kind of server that cannot cut its cache (FerretDB: the finding the cut is for cannot be
   // tested there) reads with all its memory twice, and pays nothing beyond the cache
@@ -227,8 +233,8 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
     const terms = termsOf(decl).map(([name, text]) => [name, parseExpression(text)]);
     const fixed = fixedMs[step.name] || 0;
     const points = probes.filter((p) => Number.isFinite(p.steps?.[step.name]?.ms)).map((p) => {
-      const point = { c: 1, ...Object.fromEntries(terms.map(([name, e]) => [name, e.evaluate(p.sizes)])) };
-      return { ...point, y: p.steps[step.name].ms - fixed - floorMs * point.a - beyondCacheMs(beyondOf(decl), p.sizes) };
+      const point = { c: 1, ...Object.fromEntries(terms.map(([name, e]) => [name, e.evaluate(withRounds(p.sizes, rounds))])) };
+      return { ...point, y: p.steps[step.name].ms - fixed - floorMs * point.a - beyondCacheMs(beyondOf(decl), p.sizes, rounds) };
     });
     const distinct = new Set(points.map((p) => terms.map(([name]) => p[name]).join('|'))).size;
     // a term the probes cannot tell apart from the others is left out: parts first, then growth
@@ -248,7 +254,7 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
     else if (decl.grows && !columns.includes('b')) kind = `linear (growth declared, but ${distinct} distinct probe size(s) cannot tell it apart)`;
     else if (decl.grows) kind = coef.b > 0 ? 'growing' : 'linear (the probes saw no growth)';
     return [step.name, {
-      kind, fixedMs: fixed, c: coef.c, a: (coef.a || 0) + floorMs, b: coef.b || 0, d: coef.d || 0, floorMs,
+      kind, fixedMs: fixed, c: coef.c, a: (coef.a || 0) + floorMs, b: coef.b || 0, d: coef.d || 0, floorMs, rounds,
       ops: decl.ops, grows: decl.grows || null, parts: decl.parts || null, points: points.length,
       ...(beyondOf(decl) ? { beyondCache: { run: decl.beyondCache.run, misses: decl.beyondCache.misses, missMs: decl.beyondCache.missMs } } : {}),
     }];
@@ -269,8 +275,9 @@ function figureGrowth(probes, stepName) {
 
 /** One step's predicted ms for one run of it at these sizes. */
 function stepMs(model, sizes) {
-  const term = (text) => (text ? parseExpression(text).evaluate(sizes) : 0);
-  return model.fixedMs + model.c + model.a * term(model.ops) + model.b * term(model.grows) + (model.d || 0) * term(model.parts) + beyondCacheMs(model.beyondCache, sizes);
+  const rounds = model.rounds ?? DEFAULT_ROUNDS;
+  const term = (text) => (text ? parseExpression(text).evaluate(withRounds(sizes, rounds)) : 0);
+  return model.fixedMs + model.c + model.a * term(model.ops) + model.b * term(model.grows) + (model.d || 0) * term(model.parts) + beyondCacheMs(model.beyondCache, sizes, rounds);
 }
 
 /** The scenario's predicted ms at these sizes: every step, as often as it runs. */
@@ -362,11 +369,11 @@ function findingsAt(descriptor, findings, kind, sizes) {
  * raised (within the article's) before the rest is fitted around it; where even that does not
  * fit the budget, the plan goes without the raise and says so.
  */
-function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned = {}, servers, perServer = false, shell = 'kit' }) {
+function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned = {}, servers, perServer = false, shell = 'kit', rounds = DEFAULT_ROUNDS }) {
   const budgetMs = budgetSeconds * 1000;
   const fitted = servers.map((s) => ({
     ...s,
-    models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell, kind: s.kind }),
+    models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell, kind: s.kind, rounds }),
     spans: fitSpans(descriptor, s.probe),
   }));
   const groups = perServer ? fitted.map((s) => [s]) : [fitted];
@@ -431,5 +438,5 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
 
 module.exports = {
   planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, beyondCacheMs, fitSpans, spanMsOf, minSpanMs, modelText,
-  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES,
+  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS,
 };
