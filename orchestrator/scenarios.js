@@ -90,7 +90,8 @@ function descriptorProblems(descriptor, dir) {
 function publishedProblems(published, descriptor) {
   const problems = [];
   const need = (cond, what) => { if (!cond) problems.push(`published.json: ${what}`); };
-  const { CHECK_KINDS } = require('./report/verdicts');
+  const { CHECK_KINDS } = require('./analysis/judge');
+  const { ruleProblem } = require('./analysis/rules');
   need(Array.isArray(published.records), 'records is missing');
   need(Array.isArray(published.findings), 'findings is missing');
   const ids = new Set();
@@ -99,6 +100,9 @@ function publishedProblems(published, descriptor) {
     ids.add(f.id);
     for (const field of ['claim', 'published', 'decidedBy']) need(typeof f[field] === 'string', `finding ${f.id}: ${field} is missing`);
     need(f.check && CHECK_KINDS.includes(f.check.kind), `finding ${f.id}: check.kind ${f.check?.kind} is not one the verdicts know (${CHECK_KINDS.join(', ')})`);
+    // every ratio must be able to say "does not hold": a threshold table without a failing side is refused here
+    const rule = ruleProblem(f.check);
+    need(!rule, `finding ${f.id}: ${rule}`);
     if (f.clock !== undefined) {
       const c = f.clock;
       need(c && ['decides', 'article', 'why'].every((k) => typeof c[k] === 'string' && c[k].length > 0), `finding ${f.id}: clock needs the field that decides it (decides), the article's clock (article) and why`);
@@ -350,4 +354,4 @@ function selectScenarios(all, names, warn = () => {}) {
   });
 }
 
-module.exports = { discoverScenarios, selectScenarios, scenarioProblems, scenarioDirs, SIZE_NAMES, SIZE_CHOICES, SERVER_KINDS, HEADER_FIELDS };
+module.exports = { discoverScenarios, selectScenarios, scenarioProblems, publishedProblems, scenarioDirs, SIZE_NAMES, SIZE_CHOICES, SERVER_KINDS, HEADER_FIELDS };

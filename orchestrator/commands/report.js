@@ -2,6 +2,7 @@
 // `orchestrate report DIR [DIR ...]`: summary.md, report.html, verdicts.png and the charts again,
 // from results.jsonl alone. Several run folders make one page whose matrix has a column per
 // run × server, written to --out (the runs' own folders are left as they are).
+const fs = require('node:fs');
 const path = require('node:path');
 const { UsageError } = require('../errors');
 const { discoverScenarios } = require('../scenarios');
@@ -13,6 +14,7 @@ function register(program, { config, log, setResult }) {
     .description('re-render summary.md, report.html, verdicts.png and the charts of a run from its results.jsonl; with several runs, one page of them side by side')
     .option('--out <dir>', 'with several runs: the folder for the page (default: reports/side-by-side/<A>+<B>...)')
     .option('--screenshot', 'also write first-screen.png, the page\'s first screen in Chromium at 1400×900')
+    .option('--json', 'print the verdicts (verdicts.json) to stdout and nothing else; what it wrote is said on stderr')
     .action(async (dirs, opts) => {
       const { renderReport } = require('../report/render');
       const runDirs = dirs.map((d) => path.resolve(d));
@@ -27,10 +29,13 @@ function register(program, { config, log, setResult }) {
         const { screenshotFirstScreen } = require('../report/screenshot');
         report.files.push(await screenshotFirstScreen(outDir));
       }
-      for (const p of report.problems) log(`warning: ${p}`);
+      // with --json, stdout holds the verdicts alone: everything said goes to stderr
+      const say = opts.json ? (line) => process.stderr.write(`${line}\n`) : log;
+      for (const p of report.problems) say(`warning: ${p}`);
       const relative = path.relative(process.cwd(), outDir) || '.';
       const shown = relative.startsWith('..') ? outDir : relative;
-      log(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);
+      say(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);
+      if (opts.json) process.stdout.write(fs.readFileSync(path.join(outDir, 'verdicts.json'), 'utf8'));
       setResult(0);
     });
 }

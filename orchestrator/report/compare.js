@@ -13,6 +13,45 @@ const { renderChart } = require('./charts');
 const { formatValue } = require('./format');
 const { UsageError } = require('../errors');
 const { aggregateRepeats } = require('../results/repeats');
+const { analyseRun } = require('../analysis/analyse');
+const { estimateText } = require('./verdict-words');
+
+/**
+ * Whether a finding's figure moved between two verdicts: where both rest on paired rounds, their
+ * 95% intervals do not overlap (each run's own noise decides); where either is one reading (a run
+ * recorded before pairing), B/A is past the noise the user allows.
+ */
+function verdictMoved(va, vb, noise) {
+  if (!Number.isFinite(va?.ratio) || !Number.isFinite(vb?.ratio)) return false;
+  const paired = (v) => Number.isFinite(v.lo) && Number.isFinite(v.hi);
+  if (paired(va) && paired(vb)) return vb.lo > va.hi || vb.hi < va.lo;
+  return Math.abs(vb.ratio / va.ratio - 1) > noise;
+}
+
+/** The findings of the common scenarios, A's verdict beside B's, as markdown rows: { rows, moved }. */
+function verdictRows(common, analysedA, analysedB, serverOf, noise) {
+  const rows = [];
+  let moved = 0;
+  for (const scenario of common) {
+    const [sa, sb] = serverOf(scenario);
+    for (const f of scenario.loadPublished().findings || []) {
+      if (f.check.kind === 'publishedOnly') continue;
+      const pick = (analysed, server) => analysed.verdicts.find((v) => v.scenario === scenario.name && v.finding === f.id && (v.server === server || v.server === 'all servers'));
+      const va = pick(analysedA, sa);
+      const vb = pick(analysedB, sb);
+      if (!va && !vb) continue;
+      const flag = verdictMoved(va, vb, noise);
+      const statusMoved = va && vb && va.status !== vb.status;
+      if (flag || statusMoved) moved += 1;
+      rows.push([
+        `${scenario.name} · ${f.claim}`, va ? `${va.status}, ${estimateText(va)}` : '–', vb ? `${vb.status}, ${estimateText(vb)}` : '–',
+        va && vb && Number.isFinite(va.ratio) && Number.isFinite(vb.ratio) ? `×${(vb.ratio / va.ratio).toFixed(2)}` : '–',
+        [statusMoved ? '**verdict moved**' : '', flag ? '**figure changed**' : ''].filter(Boolean).join(', '),
+      ]);
+    }
+  }
+  return { rows, moved };
+}
 
 /** The server of a run to compare: the one named, or the run's only one (baselines aside). */
 function chooseServer(run, scenario, named) {
@@ -57,6 +96,13 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
   ];
   const files = [];
   let flagged = 0;
+  // the verdicts first: each finding's status and figure with its interval in A and in B
+  const { rows: vRows, moved } = verdictRows(common, analyseRun(a, scenarios), analyseRun(b, scenarios),
+    (scenario) => [chooseServer(a, scenario, serverA), chooseServer(b, scenario, serverB)], noise);
+  if (vRows.length) {
+    parts.push('## Verdicts', `Each finding's verdict and figure (the ratio, its 95% interval and the pairs it rests on) in A and in B. A figure is **changed** where both intervals exist and do not overlap; where either run rests on one reading (recorded before pairing), where B/A is past ±${Math.round(noise * 100)}%. ${moved} finding(s) moved.`,
+      toMarkdown({ header: ['finding', 'A', 'B', 'B/A', ''], rows: vRows }));
+  }
   for (const scenario of common) {
     const sa = chooseServer(a, scenario, serverA);
     const sb = chooseServer(b, scenario, serverB);
@@ -112,7 +158,7 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
     parts.push(`![${scenario.name}](${file})`);
   }
   writeFileAtomic(path.join(out, 'compare.md'), `${parts.join('\n\n')}\n`);
-  return { files: ['compare.md', ...files], flagged };
+  return { files: ['compare.md', ...files], flagged, moved };
 }
 
-module.exports = { compareRuns };
+module.exports = { compareRuns, verdictMoved };

@@ -82,8 +82,11 @@ function escapeHtml(text) {
   return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }
 
-/** The small bar: the rule's bands, the article's ratio (a diamond) and the measured one (a dot), on the one log scale. */
-function ratioBar(bands, measured, article, { width = 104, height = 12 } = {}) {
+/**
+ * The small bar: the rule's bands, the article's ratio (a diamond), the measured one (a dot) and its
+ * 95% interval (a whisker, where the verdict has one), on the one log scale.
+ */
+function ratioBar(bands, measured, article, { width = 104, height = 12, lo = null, hi = null } = {}) {
   const x = (p) => (p * (width - 8) + 4).toFixed(1);
   const mid = height / 2;
   const parts = [`<rect x="4" y="${mid - 2}" width="${width - 8}" height="4" fill="#ffffff" stroke="#bbb" stroke-width="0.5"/>`];
@@ -93,21 +96,32 @@ function ratioBar(bands, measured, article, { width = 104, height = 12 } = {}) {
   parts.push(`<line x1="${x(0.5)}" y1="1" x2="${x(0.5)}" y2="${height - 1}" stroke="#777" stroke-width="0.8"/>`);
   const pa = position(article);
   if (pa !== null) parts.push(`<path d="M${x(pa)} ${mid - 5} l4 5 l-4 5 l-4 -5 z" fill="#fff" stroke="#111" stroke-width="1.2"/>`);
+  const [pl, ph] = [position(lo), position(hi)];
+  if (pl !== null && ph !== null) {
+    parts.push(`<path class="whisker" d="M${x(pl)} ${mid} H${x(ph)} M${x(pl)} ${mid - 3} V${mid + 3} M${x(ph)} ${mid - 3} V${mid + 3}" stroke="#111" stroke-width="1.4" fill="none"/>`);
+  }
   const pm = position(measured);
   if (pm !== null) parts.push(`<circle cx="${x(pm)}" cy="${mid}" r="3.6" fill="#111"/>`);
   return `<svg class="bar" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-hidden="true">${parts.join('')}</svg>`;
+}
+
+/** A cell's ratio as its corner shows it: the ratio, and the pairs it rests on ("n=8"). */
+function cornerText(cell) {
+  if (!cell.ratioText || cell.ratioText === '–' || !(cell.n > 1)) return cell.ratioText || '';
+  return `${cell.ratioText} n=${cell.n}`;
 }
 
 function cellHtml(cell, row, barWidth) {
   if (!cell) return '<td class="cell s-not-run"></td>';
   const drawn = cell.bands || row.bands;
   const article = (cell.article || row.article).ratio;
-  const bar = drawn && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(article)) ? ratioBar(drawn, cell.ratio, article, { width: barWidth }) : '';
-  const word = `${cell.status}${cell.mechanism ? `<span class="mech">, ${escapeHtml(cell.mechanism)}</span>` : ''}`;
+  const bar = drawn && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(article))
+    ? ratioBar(drawn, cell.ratio, article, { width: barWidth, lo: cell.lo, hi: cell.hi }) : '';
+  const word = `${escapeHtml(cell.status)}${cell.mechanism ? `<span class="mech">, ${escapeHtml(cell.mechanism)}</span>` : ''}`;
   const reason = cell.reason || '';
   const title = [cell.status, cell.mechanism, cell.measured].filter(Boolean).join(' · ');
   return `<td class="cell ${statusClass(cell.status)}" data-status="${escapeHtml(cell.status)}" title="${escapeHtml(title)}"><a href="${escapeHtml(cell.evidence || `#${row.anchor}`)}">`
-    + `<div class="line"><span class="verdict">${word}</span><span class="ratio">${escapeHtml(cell.ratioText || '')}</span></div>`
+    + `<div class="line"><span class="verdict">${word}</span><span class="ratio">${escapeHtml(cornerText(cell))}</span></div>`
     + `<div class="line">${bar}<span class="reason">${escapeHtml(reason)}</span></div></a></td>`;
 }
 
@@ -147,7 +161,7 @@ function matrixHtml(model) {
 function tallyHtml(model) {
   const chips = STATUSES.filter((s) => model.tally[s]).map((s) => `<span class="chip ${statusClass(s)}">${model.tally[s]} ${escapeHtml(s)}</span>`);
   const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 2, status: 'inconclusive' }, { from: 2, to: Infinity, status: 'holds' }], 3, 10)}`
-    + ' ● measured, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands · a cell links to its evidence</span>';
+    + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands · a cell links to its evidence</span>';
   return `<div class="tally">${chips.join('')}${legend}</div>`;
 }
 

@@ -19,7 +19,8 @@ function reasonNotes(rows, columns) {
 function cellText(cell, notes) {
   if (!cell) return '–';
   if (cell.status === NOT_RUN) return NOT_RUN;
-  const ratio = cell.ratioText && cell.ratioText !== '–' ? ` ${cell.ratioText}` : '';
+  // the ratio with its 95% interval and the pairs it rests on: "1.62× (1.41–1.88×, n=8)"
+  const ratio = cell.estimateText && cell.estimateText !== '–' ? ` ${cell.estimateText}` : '';
   const mechanism = cell.mechanism ? `, ${cell.mechanism}` : '';
   const note = cell.reason ? ` [${notes.get(cell.reason)}]` : '';
   return `**${cell.status}**${mechanism}${ratio}${note}`;
@@ -40,7 +41,7 @@ function matrixMarkdown(model) {
   const tally = STATUSES.filter((s) => model.tally[s]).map((s) => `${model.tally[s]} ${s}`).join(' · ');
   return [
     '## Verdicts',
-    `${tally ? `${tally}. ` : ''}Each cell: the verdict, the measured ratio (the finding's figure, as its rule computes it), and a note saying why. *Inconclusive* is inside the rule's margin; *cannot be tested here* gives the reason, with what was measured instead; *published only* is a finding about what no server today runs. The kit's own questions are not the articles' claims. Each rule is in the appendix, and each article's section gives the evidence.`,
+    `${tally ? `${tally}. ` : ''}Each cell: the verdict, the measured ratio (the finding's figure, as its rule computes it) with its 95% interval and the pairs it rests on, and a note saying why. A finding holds, or does not, only where its whole interval is past the rule's threshold; *inconclusive* is an interval inside the rule's margin or across a threshold; *cannot be tested here* gives the reason, with what was measured instead; *published only* is a finding about what no server today runs. The kit's own questions are not the articles' claims. Each rule is in the appendix, and each article's section gives the evidence.`,
     [line(header), `| ${header.map((_, i) => (i < 2 ? '---' : '---:')).join(' | ')} |`, ...body].join('\n'),
     ...(notes.size ? [`Notes:\n${[...notes].map(([text, n]) => `${n}. ${markdownText(text)}`).join('\n')}`] : []),
   ].join('\n\n');

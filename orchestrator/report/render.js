@@ -12,12 +12,16 @@ const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { renderScenarioCharts, scenarioCharts, captionMarkdown } = require('./charts');
 const { formatValue, formatBytes, markdownText } = require('./format');
 const { writeHtmlReport } = require('./html');
-const { verdictsMarkdown } = require('./verdicts');
+const { verdictsMarkdown } = require('./verdicts-markdown');
 const { serverKind } = require('../results/records');
 const { buildReportModel } = require('./model');
 const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
 const { writeVerdictsPng } = require('./verdicts-png');
+const { verdictsJson } = require('../export/verdicts-json');
+
+/** The published finding a verdict is of, looked up in the scenarios' published.json. */
+const findingOfScenarios = (scenarios) => (v) => scenarios.find((s) => s.name === v.scenario)?.loadPublished().findings.find((f) => f.id === v.finding);
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -263,12 +267,14 @@ function appendixItems(runModel, scenarios) {
   if (callPaths) items.push({ title: 'Client path: which calls took the lean path', markdown: callPaths.replace(/^### .*\n+/, '') });
   const sizes = sizesSection(runModel.data, scenarios);
   if (sizes) items.push({ title: 'Sizes and time, and the models that chose them', markdown: sizes.replace(/^### .*\n+/, '') });
-  const rules = runModel.verdicts.length ? `${[...new Map(runModel.verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()].join('\n')}` : '';
+  const findingOf = findingOfScenarios(scenarios);
+  const ruled = [...new Map(runModel.verdicts.map((v) => [`${v.scenario}|${v.finding}`, v])).values()].map((v) => ({ v, f: findingOf(v) })).filter(({ f }) => f);
+  const rules = ruled.map(({ v, f }) => `- ${v.scenario} · ${f.claim}: ${f.decidedBy}`).join('\n');
   if (rules) items.push({ title: 'Every rule', markdown: rules, page: true });
-  // summary.md keeps each verdict as the kit recorded it (its figures named as results.jsonl names
-  // them), for whoever checks a verdict against the records; the page shows them per article
-  const recorded = verdictsMarkdown(runModel.verdicts).split('\n\n').slice(2).join('\n\n');
-  if (recorded) items.push({ title: 'Every verdict and rule, as recorded', markdown: recorded, summary: true });
+  // summary.md keeps every verdict with its figures as the analysis made them (verdicts.json holds
+  // the same as data), for whoever checks a verdict against the records
+  const recorded = verdictsMarkdown(runModel.verdicts, findingOf);
+  if (recorded) items.push({ title: 'Every verdict, with its interval', markdown: `${recorded}\n\nHow each is decided:\n${rules}`, summary: true });
   if (!end) items.unshift({ title: 'This run did not finish', markdown: 'What the page shows is what it recorded before it stopped.', open: true });
   else if (end.status === 'interrupted') items.unshift({ title: `This run was interrupted (${end.signal})`, markdown: 'What the page shows is what it recorded before.', open: true });
   if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${p}`).join('\n') });
@@ -322,9 +328,11 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
     model, title, outDir, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run).filter((i) => !i.summary),
   });
   const png = writeVerdictsPng(outDir, model, title);
+  // the verdicts as data, beside the page that draws them
+  writeFileAtomic(path.join(outDir, 'verdicts.json'), verdictsJson(model.runs, findingOfScenarios(scenarios)));
   const problems = model.runs.flatMap((r) => r.data.problems.map((p) => (many ? `${r.label}: ${p}` : p)));
   const failures = model.runs.reduce((n, r) => n + r.data.failures.length, 0);
-  return { files: ['summary.md', html, png, ...files], problems, failures, model };
+  return { files: ['summary.md', html, png, 'verdicts.json', ...files], problems, failures, model };
 }
 
 /** Writes summary.md, report.html, verdicts.png and every chart into runDir; returns what it wrote and any problems. */

@@ -31,7 +31,7 @@ function wrapTwo(ctx, text, width) {
   return [first, fit(ctx, words.join(' '), width)];
 }
 
-function drawBar(ctx, x, y, w, bands, measured, article) {
+function drawBar(ctx, x, y, w, bands, measured, article, lo = null, hi = null) {
   const h = 10;
   const at = (p) => x + p * w;
   ctx.fillStyle = '#fff';
@@ -47,6 +47,16 @@ function drawBar(ctx, x, y, w, bands, measured, article) {
   if (pa !== null) {
     ctx.fillStyle = '#fff'; ctx.strokeStyle = '#111'; ctx.lineWidth = 1.2;
     ctx.beginPath(); ctx.moveTo(at(pa), y); ctx.lineTo(at(pa) + 4, y + h / 2); ctx.lineTo(at(pa), y + h); ctx.lineTo(at(pa) - 4, y + h / 2); ctx.closePath(); ctx.fill(); ctx.stroke();
+  }
+  // the 95% interval, a whisker under the dot
+  const [pl, ph] = [position(lo), position(hi)];
+  if (pl !== null && ph !== null) {
+    ctx.strokeStyle = '#111'; ctx.lineWidth = 1.4;
+    ctx.beginPath();
+    ctx.moveTo(at(pl), y + h / 2); ctx.lineTo(at(ph), y + h / 2);
+    ctx.moveTo(at(pl), y + h / 2 - 3); ctx.lineTo(at(pl), y + h / 2 + 3);
+    ctx.moveTo(at(ph), y + h / 2 - 3); ctx.lineTo(at(ph), y + h / 2 + 3);
+    ctx.stroke();
   }
   const pm = position(measured);
   if (pm !== null) { ctx.fillStyle = '#111'; ctx.beginPath(); ctx.arc(at(pm), y + h / 2, 3.6, 0, Math.PI * 2); ctx.fill(); }
@@ -143,12 +153,12 @@ function verdictsPng(model, title) {
       ctx.font = `bold 12px ${FONT}`; ctx.fillStyle = colours.ink;
       ctx.fillText(fit(ctx, `${cell.status}${cell.mechanism ? `, ${cell.mechanism}` : ''}`, colW - 70), cx + 6, y + 12);
       ctx.textAlign = 'right'; ctx.fillStyle = '#111';
-      ctx.fillText(cell.ratioText || '', cx + colW - 6, y + 12);
+      ctx.fillText(`${cell.ratioText || ''}${cell.n > 1 && cell.ratioText && cell.ratioText !== '–' ? ` n=${cell.n}` : ''}`, cx + colW - 6, y + 12);
       ctx.textAlign = 'left';
       const bands = cell.bands || row.bands;
       const article = (cell.article || row.article).ratio;
       const drawn = bands && cell.status !== 'not run' && (Number.isFinite(cell.ratio) || Number.isFinite(article));
-      if (drawn) drawBar(ctx, cx + 6, y + 22, Math.min(120, colW * 0.4), bands, cell.ratio, article);
+      if (drawn) drawBar(ctx, cx + 6, y + 22, Math.min(120, colW * 0.4), bands, cell.ratio, article, cell.lo, cell.hi);
       ctx.font = `11px ${FONT}`; ctx.fillStyle = '#333';
       const barW = drawn ? Math.min(120, colW * 0.4) + 12 : 0;
       ctx.fillText(fit(ctx, cell.reason, colW - 12 - barW), cx + 6 + barW, y + 28);

@@ -66,9 +66,10 @@ function combine(group, identity) {
  * measured in several runs, each number the median with its spread. Records of a cell are
  * matched across runs by their identity, then by their order within it (a script prints its
  * lines in the same order every run); where the runs printed different numbers of lines for a
- * cell (samples once a second), the first run's lines stand alone. Single runs pass through.
+ * cell (samples once a second), the first run's lines stand alone, and onMisaligned(record) says
+ * so. Single runs pass through.
  */
-function aggregateRepeats(records, scenario, findings = []) {
+function aggregateRepeats(records, scenario, findings = [], { onMisaligned = () => {} } = {}) {
   const counted = records.filter((r) => !r.warmup);
   if (!counted.some((r) => Number.isInteger(r.repeat) && r.repeat > 1)) return counted;
   const identity = identityFields(scenario, findings);
@@ -86,6 +87,8 @@ function aggregateRepeats(records, scenario, findings = []) {
     const runs = [...byRun.values()];
     const lines = runs[0].length;
     if (runs.length < 2 || !runs.every((r) => r.length === lines)) {
+      // said, not silent: a verdict decided on such a cell says its repeats could not be matched
+      if (runs.length >= 2) onMisaligned(runs[0][0]);
       out.push(...runs[0]);
       continue;
     }

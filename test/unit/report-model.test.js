@@ -7,12 +7,14 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { buildReportModel, bandsOf, inWords, NOT_RUN } = require('../../orchestrator/report/model');
+const { buildReportModel, bandsOf, NOT_RUN } = require('../../orchestrator/report/model');
 const { serverDisplayName, serverNameWithAlias } = require('../../orchestrator/report/server-names');
 const { matrixMarkdown } = require('../../orchestrator/report/matrix-markdown');
 const { verdictsPng } = require('../../orchestrator/report/verdicts-png');
 const { reportHtml } = require('../../orchestrator/report/html');
-const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY } = require('../../orchestrator/report/verdicts');
+const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY } = require('../../orchestrator/analysis/rules');
+const { mechanismOf } = require('../../orchestrator/analysis/judge');
+const { withBlocks } = require('../helpers/blocks');
 const { inspectPng } = require('../helpers/png');
 
 // A crafted article: updates by key, timed on two schemas (the article: 12 s against 1.2 s, 10×),
@@ -108,7 +110,6 @@ describe('report model', () => {
     assert.equal(cell('b-faster', 'ferretdb2').mechanism, null);
     assert.equal(cell('unacked', 'embedded').mechanism, null, 'an untested finding has no mechanism');
     // the same read from a plan's counters or stage names alone, on any finding
-    const { mechanismOf } = require('../../orchestrator/report/model');
     const [finding] = FINDINGS;
     const rec = (extra) => [{ step: 'update', schema: 'a', ...extra }];
     assert.equal(mechanismOf(finding, rec({ upsertCost: { docsExamined: 500, keysExamined: 0 } })), 'by a table scan');
@@ -118,18 +119,32 @@ describe('report model', () => {
     assert.equal(mechanismOf(finding, [{ step: 'update', schema: 'c', planScans: true }]), null, 'only the records the finding is decided on count');
   });
 
-  it('says each reason in words, without the records\' field names', () => {
-    assert.equal(cell('b-faster', 'embedded').reason, 'applied time 50.0 s against 10.0 s');
-    assert.equal(cell('b-faster', 'ferretdb2').reason, 'inside the margin, 1.10×–3.00×');
-    assert.equal(cell('kit-question', 'ferretdb2').reason, 'send time 15.0 s against 10.0 s');
+  it('says each reason in words, without the records\' field names, and that a run before pairing rests on one reading', () => {
+    const oneReading = 'one reading per side, no interval (a run recorded before pairing)';
+    assert.equal(cell('b-faster', 'embedded').reason, oneReading);
+    assert.equal(cell('b-faster', 'embedded').n, 1);
+    assert.equal(cell('b-faster', 'ferretdb2').reason, `inside the margin, between 1.10× and 3.00×; ${oneReading}`);
+    assert.equal(cell('b-faster', 'embedded').measured, '5.00× (one reading) on the applied time; a 50.0 s against b 10.0 s');
     const untested = cell('unacked', 'embedded');
     assert.equal(untested.status, UNTESTABLE);
-    assert.equal(untested.reason, 'this server answers fire-and-forget (w:0) writes, so both ran acknowledged (w:1)');
+    assert.equal(untested.reason, 'this server answers fire-and-forget (w:0) writes, so both ran acknowledged (w:1): not the article\'s clock (unacknowledged outcome: refused)');
     for (const c of model.rows.flatMap((r) => Object.values(r.cells))) {
-      assert.doesNotMatch(`${c.reason} ${c.measured || ''}`, /appliedSeconds|unacknowledged\.outcome|planScans/, c.reason);
+      assert.doesNotMatch(`${c.measured || ''}`, /appliedSeconds|unacknowledged\.outcome|planScans/, c.measured);
     }
-    assert.equal(inWords('0.03× (ms 405 / 13,378)'), '0.03× (405 ms against 13.4 s)');
-    assert.equal(inWords('15.66× at 1000 perBlog against the fastest (10 perBlog)'), '15.66× at 1,000 per blog against the fastest (10 per blog)');
+  });
+
+  it('gives a paired run\'s cells their interval and the pairs they rest on', () => {
+    const records = [
+      m('ferretdb2', 'a', { appliedSeconds: 50, seconds: 50 }), m('ferretdb2', 'b', { appliedSeconds: 10, seconds: 10 }),
+    ];
+    const { blocks } = withBlocks(records, { spread: 0.05 });
+    const paired = runDir(root, 'paired', [header('paired'), FERRETDB2, ...records, ...blocks, { type: 'end', status: 'done' }]);
+    const c = cell('b-faster', 'ferretdb2', buildReportModel([{ dir: paired }], [SCENARIO]));
+    assert.equal(c.status, HOLDS);
+    assert.equal(c.n, 8);
+    assert.ok(c.lo < c.ratio && c.ratio < c.hi);
+    assert.match(c.estimateText, /^5\.\d\d× \(\d\.\d\d–\d\.\d\d×, n=8\)$/);
+    assert.match(c.reason, /^95% interval \d\.\d\d–\d\.\d\d×, n=8$/);
   });
 
   it('folds the findings only published into one row per article, and keeps the kit\'s questions apart', () => {
@@ -138,6 +153,7 @@ describe('report model', () => {
     assert.equal(article.foldedRow.folded.length, 1);
     assert.equal(cell('old-engine', 'embedded').status, PUBLISHED_ONLY);
     assert.equal(cell('old-engine', 'embedded').reason, 'the old engine cannot be run today, so this stays the article\'s figure');
+    assert.equal(cell('old-engine', 'embedded').verdict.reasons[0].code, 'published-only');
     assert.deepEqual(model.kitRows.map((r) => r.id), ['kit-question']);
     assert.equal(model.kitRows[0].article.ratio, null, 'the article\'s figure of another comparison is said, not drawn');
   });
@@ -174,7 +190,7 @@ describe('report model', () => {
 
   it('writes summary.md\'s matrix with verdict words and ratios, each reason once as a note', () => {
     const md = matrixMarkdown(model);
-    assert.match(md, /\| crafted \| schema b makes the updates many times faster \| 10\.0× \| \*\*holds\*\*, by a table scan 5\.00× \[1\] \| \*\*inconclusive\*\* 1\.50× \[2\] \|/);
+    assert.match(md, /\| crafted \| schema b makes the updates many times faster \| 10\.0× \| \*\*holds\*\*, by a table scan 5\.00× \(one reading\) \[1\] \| \*\*inconclusive\*\* 1\.50× \(one reading\) \[2\] \|/);
     const notes = md.slice(md.indexOf('Notes:'));
     const reasons = notes.split('\n').slice(1);
     assert.equal(new Set(reasons.map((l) => l.replace(/^\d+\. /, ''))).size, reasons.length, 'each reason once');
@@ -211,7 +227,9 @@ describe('report model on an article\'s own findings', () => {
     // the article: 4.30 s at 10 per blog, 13.77 s at 1,000 (3.2×), 107.09 s at 10,000 (24.9×)
     assert.equal(row.article.text, '24.9×');
     assert.equal(c.article.text, '3.20×');
-    assert.match(c.reason, /^at 1,000 per blog against 10; the article 3\.20× there$/);
+    assert.equal(c.verdict.at, 1000);
+    assert.equal(c.verdict.ref, 10);
+    assert.match(c.reason, /; the article 3\.20× at 1,000$/);
   });
 });
 
@@ -235,7 +253,8 @@ describe('server display names', () => {
 describe('rule bands', () => {
   it('draws each check\'s thresholds as bands on the ratio scale', () => {
     assert.deepEqual(bandsOf({ kind: 'ratio', atMost: 0.9, margin: 0.05 }).map((b) => b.status), [HOLDS, INCONCLUSIVE, FAILS]);
-    assert.deepEqual(bandsOf({ kind: 'near', tolerance: 0.15 }).map((b) => [b.from, b.to]), [[0, 0.7], [0.7, 0.85], [0.85, 1.15], [1.15, 1.3], [1.3, Infinity]]);
+    // near is judged on a log scale: 1/1.15 and 1.15 alike
+    assert.deepEqual(bandsOf({ kind: 'near', tolerance: 0.15 }).map((b) => [b.from, b.to].map((x) => Number(x.toFixed(4)))), [[0, 0.7692], [0.7692, 0.8696], [0.8696, 1.15], [1.15, 1.3], [1.3, Infinity]]);
     assert.equal(bandsOf({ kind: 'crossing' }), null);
   });
 });

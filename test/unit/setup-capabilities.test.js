@@ -8,7 +8,8 @@ const { spawnSync } = require('node:child_process');
 const { resolveConfig } = require('../../orchestrator/config');
 const { capabilities } = require('../../orchestrator/capabilities');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
-const { verdictsForScenario, UNTESTABLE } = require('../../orchestrator/report/verdicts');
+const { analyseScenario } = require('../../orchestrator/analysis/analyse');
+const { UNTESTABLE } = require('../../orchestrator/analysis/rules');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -45,9 +46,9 @@ describe('what this machine can run', function () {
       { type: 'measurement', scenario: 'log-inserts', server: 'm', step: 'test1', test: 'test 1: one loop', method: 'save', ms: 500 },
       { type: 'measurement', scenario: 'log-inserts', server: 'postgresql', baselineFor: 'log-inserts', unavailable: why },
     ];
-    const verdict = verdictsForScenario(scenario, records).find((v) => v.finding.id === 'mongo-beats-sql-test1');
+    const verdict = analyseScenario(scenario, { measurements: records }).verdicts.find((v) => v.finding === 'mongo-beats-sql-test1');
     assert.equal(verdict.server, 'm');
     assert.equal(verdict.status, UNTESTABLE);
-    assert.equal(verdict.measured, `postgresql did not run: ${why}`);
+    assert.deepEqual(verdict.reasons, [{ code: 'baseline-unavailable', server: 'postgresql', why }]);
   });
 });

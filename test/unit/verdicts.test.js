@@ -2,36 +2,64 @@
 // Verdicts on crafted results. Every finding in every scenario's published.json must have a case
 // for each outcome it can come to (holds, does not hold, inconclusive, and cannot be tested here
 // where what it needs is missing), in its folder's test/verdict-cases.js, so a finding added
-// without tests fails here. Repeats are tried on the fixture scenario.
+// without tests fails here. Each case is cut into 8 paired rounds (test/helpers/blocks.js) and
+// judged through the analysis a report takes; the tests read the verdicts' fields, not their words.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { judge, verdictsFor, verdictsMarkdown, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY } = require('../../orchestrator/report/verdicts');
+const { analyseScenario } = require('../../orchestrator/analysis/analyse');
+const { judge } = require('../../orchestrator/analysis/judge');
+const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY } = require('../../orchestrator/analysis/rules');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
+const { withBlocks } = require('../helpers/blocks');
+const { fixture } = require('../helpers/fixture');
 
 const { shellDir, root } = resolveConfig();
 const scenarios = discoverScenarios(shellDir, root);
 const scenarioOf = (name) => scenarios.find((s) => s.name === name);
 const SERVER = 's';
-const { fixture } = require('../helpers/fixture');
 
-/** Each scenario's crafted cases (shell/<name>/test/verdict-cases.js): { cases, tooSmall }. */
+/** Each scenario's crafted cases (shell/<name>/test/verdict-cases.js): { cases, tooSmall, sendClockOnly, counts }. */
 function casesOf(scenario) {
   const file = path.join(scenario.dir, 'test', 'verdict-cases.js');
   return fs.existsSync(file) ? require(file) : { cases: {}, tooSmall: [] };
 }
 
-/**
- * The verdict of one finding on crafted records, through the same path a report takes, at the
- * sizes given (the article's by default: crafted records are mostly the article's own figures).
- */
-function verdictOn(scenarioName, id, { records, server = SERVER, sizes = null }) {
+/** A scenario's crafted records as a run holds them: the records, and (unless blocks is false) their paired rounds. */
+function runOf(scenarioName, records, { blocks = true, spread = 0.03 } = {}) {
   const scenario = scenarioOf(scenarioName) ?? fixture;
   const measurements = records.map((r) => ({ scenario: scenarioName, server: SERVER, ...r }));
-  const found = verdictsFor([scenario], measurements, () => sizes ?? scenario.sizes.article).filter((v) => v.finding.id === id && v.server === server);
+  return blocks ? withBlocks(measurements, { counts: casesOf(scenario).counts || [], spread }) : { measurements, blocks: [] };
+}
+
+/** The verdict of one finding on crafted records, at the sizes given (the article's by default). */
+function verdictOn(scenarioName, id, { records, server = SERVER, sizes = null, blocks = true, spread }) {
+  const scenario = scenarioOf(scenarioName) ?? fixture;
+  const found = analyseScenario(scenario, { ...runOf(scenarioName, records, { blocks, spread }), sizesOf: () => sizes ?? scenario.sizes.article })
+    .verdicts.filter((v) => v.finding === id && v.server === server);
   assert.equal(found.length, 1, `${scenarioName}/${id}: one verdict on ${server}, got ${found.map((v) => v.server).join(', ') || 'none'}`);
   return found[0];
+}
+
+const codes = (v) => v.reasons.map((r) => r.code);
+const near = (actual, expected, what) => assert.ok(Math.abs(actual / expected - 1) < 0.02, `${what}: ${actual}, expected about ${expected}`);
+
+/** A case's expectations on a verdict's fields. */
+function expectFields(v, expect = {}) {
+  if (expect.ratio !== undefined) near(v.ratio, expect.ratio, 'ratio');
+  if (expect.at !== undefined) assert.equal(v.at, expect.at);
+  if (expect.clock !== undefined) assert.equal(v.clock, expect.clock);
+  for (const code of expect.reasons || []) assert.ok(codes(v).includes(code), `reasons ${codes(v).join(', ')} lack ${code}`);
+  for (const label of expect.context || []) assert.ok(v.context.some((c) => c.label === label), `no context ${label}`);
+  if (expect.articleClockRatio !== undefined) near(v.articleClockEstimate.ratio, expect.articleClockRatio, 'the article\'s clock');
+  if (expect.also) assert.deepEqual(v.also.map((a) => Number(a.ratio.toFixed(2))), expect.also);
+  if (expect.crossing) {
+    for (const [k, x] of Object.entries(expect.crossing)) {
+      if (x === null) assert.equal(v.crossing[k], null, k);
+      else assert.ok(Math.abs(v.crossing[k] - x) < 0.001, `crossing ${k}: ${v.crossing[k]}`);
+    }
+  }
 }
 
 describe('verdicts', () => {
@@ -64,7 +92,7 @@ describe('verdicts', () => {
           it('is shown as the article published it, with why it cannot be run', () => {
             const v = verdictOn(s.name, f.id, { records: [], server: 'the article\'s' });
             assert.equal(v.status, PUBLISHED_ONLY);
-            assert.equal(v.measured, f.check.reason);
+            assert.deepEqual(v.reasons, [{ code: 'published-only', text: f.check.reason }]);
           });
           return;
         }
@@ -73,8 +101,14 @@ describe('verdicts', () => {
           if (!c) continue;
           it(outcome, () => {
             const v = verdictOn(s.name, f.id, c);
-            assert.equal(v.status, outcome, v.measured);
-            if (c.measured) assert.match(v.measured, c.measured);
+            assert.equal(v.status, outcome, JSON.stringify(v.reasons));
+            expectFields(v, c.expect);
+            // a comparison of timings rests on the 8 paired rounds, with its interval around its ratio
+            if (Number.isFinite(v.ratio) && v.clock && !f.check.kind.startsWith('crossing')) {
+              assert.ok(v.n >= 8, `${f.id}: n ${v.n}`);
+              assert.ok(v.lo <= v.ratio && v.ratio <= v.hi, `${v.lo} ≤ ${v.ratio} ≤ ${v.hi}`);
+              assert.equal(v.method, 't on paired log-ratios');
+            }
           });
         }
       });
@@ -82,88 +116,243 @@ describe('verdicts', () => {
   }
 
   for (const s of scenarios) {
-    for (const [id, records, pattern, { server, sizes } = {}] of casesOf(s).tooSmall) {
-      it(`${s.name} · ${id}: cannot be tested at a size too small to show it`, () => {
+    for (const [id, records, reasons, { server, sizes } = {}] of casesOf(s).tooSmall) {
+      it(`${s.name} · ${id}: cannot be tested where the size or the server cannot show it (${reasons.join(', ')})`, () => {
         const v = verdictOn(s.name, id, { records, server, sizes });
         assert.equal(v.status, UNTESTABLE);
-        assert.match(v.measured, pattern);
+        expectFields(v, { reasons });
       });
     }
   }
 
   // a fast server's w:0 send clock times the shell, not the server: each finding decided on the
-  // applied time comes out otherwise than its send time would say, names its clock, and shows the
-  // article's clock beside it
+  // applied time comes out otherwise than its send time would say, and carries the article's
+  // clock beside it
   for (const s of scenarios) {
-    for (const [id, records, outcome, pattern] of casesOf(s).sendClockOnly || []) {
+    for (const [id, records, outcome] of casesOf(s).sendClockOnly || []) {
       it(`${s.name} · ${id}: decided on the applied time where only the send clock is fast`, () => {
         const finding = s.loadPublished().findings.find((f) => f.id === id);
         assert.equal(finding.clock?.decides.startsWith('applied'), true, `${id} names its clock`);
         const v = verdictOn(s.name, id, { records });
-        assert.equal(v.status, outcome, v.measured);
-        assert.match(v.measured, pattern);
-        const onSend = judge({ ...finding, clock: undefined, check: { ...finding.check, field: finding.clock.article } }, records.map((r) => ({ server: SERVER, ...r })).filter((r) => r.server === SERVER), records.map((r) => ({ server: SERVER, ...r })));
-        assert.notEqual(onSend.status, outcome, `the send time alone would say ${onSend.status}: ${onSend.measured}`);
+        assert.equal(v.status, outcome, JSON.stringify(v.reasons));
+        assert.equal(v.clock, 'applied');
+        assert.equal(v.articleClock, 'send');
+        assert.ok(v.articleClockEstimate && v.articleClockEstimate.n === 8, 'the article\'s clock beside it, paired too');
+        const onSend = { ...finding, clock: undefined, check: { ...finding.check, field: finding.clock.article } };
+        const run = runOf(s.name, records);
+        const sendVerdict = judge(onSend, { scenario: s.name, server: SERVER, records: run.measurements, blocks: run.blocks, raw: run.measurements, descriptor: s, sizes: s.sizes.article });
+        assert.notEqual(sendVerdict.status, outcome, `the send time alone would say ${sendVerdict.status}`);
       });
     }
   }
 
-  it('names its clocks in words, never a field of the records', () => {
-    for (const s of scenarios) {
-      for (const [id, records] of casesOf(s).sendClockOnly || []) {
-        const v = verdictOn(s.name, id, { records });
-        assert.doesNotMatch(v.measured, /appliedSeconds|appliedMs|\bseconds \d|\bms \d|hrMs/, `${s.name}/${id}: ${v.measured}`);
-      }
-    }
-  });
-
   it('holds a threshold on the cache to every server among the records, not the one that missed most', () => {
     const tc = scenarioOf('trade-candles');
-    const finding = tc.loadPublished().findings.find((f) => f.id === 'little-memory-slower');
     const { lowMemory } = require('../../shell/trade-candles/test/verdict-cases');
     const on = (server, pages) => lowMemory(2, 'applied', 1.5, 'why', pages).map((r) => ({ ...r, server }));
-    const both = [...on('a', 180), ...on('b', 0.2)];
-    const v = judge(finding, both, both, { descriptor: tc, sizes: tc.sizes.article });
-    assert.equal(v.status, UNTESTABLE, v.measured);
-    assert.match(v.measured, /cannot be decided: the reads were served from the cache \(pages read into the cache per query 0\.2 on b, reads that miss/);
-    const missedBoth = [...on('a', 180), ...on('b', 12)];
-    assert.equal(judge(finding, missedBoth, missedBoth, { descriptor: tc, sizes: tc.sizes.article }).status, HOLDS);
+    const verdictOf = (records) => analyseScenario(tc, { ...withBlocks(records.map((r) => ({ scenario: tc.name, ...r }))), sizesOf: () => tc.sizes.article })
+      .verdicts.filter((v) => v.finding === 'little-memory-slower');
+    const both = verdictOf([...on('a', 180), ...on('b', 0.2)]);
+    assert.deepEqual(both.map((v) => v.status), [HOLDS, UNTESTABLE]);
+    assert.match(both[1].reasons[0].text, /pages read into the cache per query 0\.2, reads that miss/);
   });
 
   // the smallest size each finding needs lives in its scenario's descriptor (scaling.findings)
   for (const s of scenarios) {
     for (const [id, need] of Object.entries(s.scaling.findings || {})) {
       const holds = casesOf(s).cases[id]?.[HOLDS];
-      if (!holds) continue;
+      if (!holds || !need.atLeast) continue;
       it(`${s.name} · ${id}: cannot be tested below the size its descriptor declares, and can at it`, () => {
         const [name, least] = Object.entries(need.atLeast)[0];
         const small = verdictOn(s.name, id, { records: holds.records, sizes: { ...s.sizes.article, ...need.atLeast, [name]: least - 1 } });
         assert.equal(small.status, UNTESTABLE);
-        assert.match(small.measured, new RegExp(`the size is too small: ${name} ${(least - 1).toLocaleString('en-US')}, it needs ${least.toLocaleString('en-US')}`));
+        assert.deepEqual(small.reasons.find((r) => r.code === 'size-too-small').short, [{ name, value: least - 1, need: least }]);
         assert.equal(verdictOn(s.name, id, { records: holds.records, sizes: { ...s.sizes.article, ...need.atLeast } }).status, HOLDS);
       });
     }
   }
 
   describe('spans too short to decide from', () => {
-    // many-keys' finding is a ratio of two spans; log-inserts' test 2 declares a longer minimum than the default
-    it('makes a verdict inconclusive where a figure it rests on is a few milliseconds', () => {
-      const { mk } = require('../../shell/many-keys/test/verdict-cases');
-      const short = verdictOn('many-keys', 'buckets-faster', { records: mk(0.05, 0.004) });
+    const { mk } = require('../../shell/many-keys/test/verdict-cases');
+    it('makes a verdict inconclusive where a block it rests on is a few milliseconds', () => {
+      // 8 blocks of 50 ms and 4 ms: the ratio is there, but a block of 4 ms is the clock's noise
+      const short = verdictOn('many-keys', 'buckets-faster', { records: mk(0.4, 0.032) });
       assert.equal(short.status, INCONCLUSIVE);
-      assert.match(short.measured, /12\.50×.*the span was too short to decide \(update original 50 ms, update bucket 4 ms, under the 100 ms a verdict needs/);
-      assert.equal(verdictOn('many-keys', 'buckets-faster', { records: mk(5, 0.4) }).status, HOLDS);
+      const tooShort = short.reasons.find((r) => r.code === 'too-short');
+      assert.ok(tooShort.figures.every((f) => f.ms < 100 && f.minMs === 100), JSON.stringify(tooShort.figures));
+      near(short.ratio, 12.5, 'the ratio is still shown');
+      assert.equal(verdictOn('many-keys', 'buckets-faster', { records: mk(12, 1) }).status, HOLDS);
     });
 
-    it('holds a step to the span its descriptor declares', () => {
+    it('holds a step to the span its descriptor declares, the SQL baseline\'s blocks too', () => {
       const logInserts = scenarioOf('log-inserts');
       const test2 = logInserts.scaling.spans.test2.minMs;
-      const rec = (method, ms) => ({ scenario: 'log-inserts', server: SERVER, step: 'test2', method, ms, appliedMs: ms, collection: `log_${method}` });
-      const verdict = (scale) => verdictsFor([logInserts], [rec('save', 3 * scale), rec('insert', scale)], () => logInserts.sizes.article)
-        .find((v) => v.finding.id === 'insert-beats-save');
-      assert.equal(verdict(test2 / 2).status, INCONCLUSIVE);
-      assert.match(verdict(test2 / 2).measured, new RegExp(`under the ${test2.toLocaleString('en-US')} ms`));
-      assert.equal(verdict(test2).status, HOLDS);
+      assert.ok(test2 > 100, 'test 2 declares a longer minimum than the default');
+      // the SQL side's 8 blocks just under test 2's minimum, the saves' well over it
+      const records = [
+        { server: 'postgresql', step: 'test2', method: 'sql', iterations: 100000, ms: test2 * 8 * 0.9 },
+        { step: 'test2', method: 'save', iterations: 100000, ms: test2 * 80, appliedMs: test2 * 80 },
+        { step: 'test2', method: 'insert', iterations: 100000, ms: test2 * 40, appliedMs: test2 * 40 },
+      ];
+      const v = verdictOn('log-inserts', 'mongo-beats-sql-test2', { records, spread: 0 });
+      assert.equal(v.status, INCONCLUSIVE, JSON.stringify(v.reasons));
+      const tooShort = v.reasons.find((r) => r.code === 'too-short');
+      assert.ok(tooShort.figures.some((f) => /sql/.test(f.label) && f.minMs === test2), JSON.stringify(tooShort.figures));
+    });
+  });
+
+  describe('paired rounds', () => {
+    const { mk } = require('../../shell/many-keys/test/verdict-cases');
+    const mkScenario = scenarioOf('many-keys');
+    const finding = mkScenario.loadPublished().findings.find((f) => f.id === 'buckets-faster');
+    // blocks of original and bucket whose times are a true ratio apart, where the block that runs
+    // first in its round pays `firstCost` more (a cache warming, a drift), in ABBA orders
+    const ordered = (ratio, firstCost, firstIs) => Array.from({ length: 8 }, (_, i) => i + 1).flatMap((round) => {
+      const originalFirst = firstIs(round);
+      const block = (schema, base, first) => ({
+        scenario: 'many-keys', server: SERVER, step: 'update', type: 'block', kind: 'update', schema, round, rounds: 8, position: first ? 1 : 2,
+        appliedSeconds: base * (first ? 1 + firstCost : 1) * (1 + 0.01 * Math.sin(round)), updates: 1250,
+      });
+      return [block('original', ratio, originalFirst), block('bucket', 1, !originalFirst)];
+    });
+    const judgeBlocks = (blocks) => judge(finding, { scenario: 'many-keys', server: SERVER, records: mk(18, 1.5).map((r) => ({ ...r, server: SERVER })), blocks, raw: [], descriptor: mkScenario, sizes: mkScenario.sizes.article });
+
+    it('does not depend on which variant ran first: balanced orders cancel a first-position cost', () => {
+      const abba = (round) => [1, 4, 5, 8].includes(round);
+      const baba = (round) => !abba(round);
+      const a = judgeBlocks(ordered(4, 0.3, abba));
+      const b = judgeBlocks(ordered(4, 0.3, baba));
+      near(a.ratio, 4, 'ABBA');
+      near(b.ratio, 4, 'BAAB');
+      assert.equal(a.status, b.status);
+      // always original first: the drift lands on one side, and the ratio is 30% off
+      const oneSided = judgeBlocks(ordered(4, 0.3, () => true));
+      assert.ok(oneSided.ratio > 5, `${oneSided.ratio}`);
+    });
+
+    it('gives every decided ratio a 95% interval from Student\'s t on the pairs\' log-ratios', () => {
+      const run = runOf('many-keys', mk(18.35, 1.47), { spread: 0.2 });
+      const v = analyseScenario(mkScenario, { ...run, sizesOf: () => mkScenario.sizes.article }).verdicts[0];
+      // the same figures, worked out here from the blocks
+      const of = (schema) => run.blocks.filter((b) => b.schema === schema).sort((a, b) => a.round - b.round).map((b) => b.appliedSeconds);
+      const logs = of('original').map((x, i) => Math.log(x / of('bucket')[i]));
+      const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+      const se = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1) / logs.length);
+      const { jStat } = require('jstat');
+      assert.equal(v.n, 8);
+      assert.ok(Math.abs(v.ratio - Math.exp(mean)) < 1e-9);
+      assert.ok(Math.abs(v.se - se) < 1e-12);
+      assert.ok(Math.abs(v.lo - Math.exp(mean - jStat.studentt.inv(0.975, 7) * se)) < 1e-9);
+      assert.ok(Math.abs(v.hi - Math.exp(mean + jStat.studentt.inv(0.975, 7) * se)) < 1e-9);
+      assert.ok(v.hi / v.lo > 1.1, `an interval of some width: ${v.lo}–${v.hi}`);
+    });
+
+    it('is inconclusive where the interval straddles a threshold, and says which', () => {
+      // 3× is the holding threshold: a ratio of 3.1 with wide noise straddles it
+      const v = verdictOn('many-keys', 'buckets-faster', { records: mk(3.1 * 1.47, 1.47), spread: 0.4 });
+      assert.equal(v.status, INCONCLUSIVE);
+      assert.deepEqual(v.reasons.find((r) => r.code === 'straddles'), { code: 'straddles', which: 'holds', at: 3 });
+    });
+
+    it('judges "about equal" on a log scale: 0.8 and 1.25 alike', () => {
+      const ps = scenarioOf('power-of-2-sizes');
+      const f = ps.loadPublished().findings.find((x) => x.id === 'same-speed');
+      const p2 = (k) => [
+        { step: 'setup', collection: 'powerOf2Sizes', usePowerOf2Sizes: { outcome: 'applied' } },
+        ...[1, 2, 3].flatMap((pass) => [
+          { step: 'pass', pass, collection: 'powerOf2Sizes', hrMs: 10000 * k, ops: 1000 },
+          { step: 'pass', pass, collection: 'noPowerOf2Sizes', hrMs: 10000, ops: 1000 },
+        ]),
+      ];
+      const at = (k) => verdictOn('power-of-2-sizes', f.id, { records: p2(k), spread: 0 });
+      const t = f.check.tolerance;
+      assert.equal(at((1 + t) * 1.1).status, at(1 / ((1 + t) * 1.1)).status);
+      for (const k of [1 + t * 0.8, 1 / (1 + t * 0.8)]) assert.equal(at(k).status, HOLDS, `${k}`);
+      for (const k of [1 + t * 1.5, 1 / (1 + t * 1.5)]) assert.equal(at(k).status, INCONCLUSIVE, `${k}`);
+      for (const k of [1 + t * 2.5, 1 / (1 + t * 2.5)]) assert.equal(at(k).status, FAILS, `${k}`);
+    });
+
+    it('leaves out a round whose partner\'s block is missing, and says so', () => {
+      const { sql } = require('../../shell/log-inserts/test/verdict-cases');
+      const run = runOf('log-inserts', sql('test1', 21310, 760));
+      const blocks = run.blocks.filter((b) => !(b.server === 'postgresql' && b.round === 3));
+      const v = analyseScenario(scenarioOf('log-inserts'), { measurements: run.measurements, blocks, sizesOf: () => null }).verdicts.find((x) => x.finding === 'mongo-beats-sql-test1');
+      assert.equal(v.n, 7);
+      assert.deepEqual(v.reasons.find((r) => r.code === 'partner-missing'), { code: 'partner-missing', missing: 1 });
+      // fewer pairs than a verdict needs: it cannot hold
+      assert.equal(v.status, INCONCLUSIVE);
+      assert.ok(codes(v).includes('too-few-pairs'));
+    });
+
+    it('a run recorded before pairing still renders: one reading per side, no interval, and says so', () => {
+      const v = verdictOn('many-keys', 'buckets-faster', { records: mk(18.35, 1.47), blocks: false });
+      assert.equal(v.status, HOLDS);
+      assert.deepEqual([v.n, v.lo, v.hi, v.method], [1, null, null, 'one reading']);
+      assert.ok(codes(v).includes('one-reading'));
+    });
+
+    it('pairs a run\'s repeats by repeat where it has no blocks (--repeat before pairing)', () => {
+      const r = (repeat, original, bucket) => mk(original, bucket).map((x) => ({ ...x, repeat }));
+      const v = verdictOn('many-keys', 'buckets-faster', { records: [...r(1, 18, 1.5), ...r(2, 19, 1.5), ...r(3, 18.5, 1.6)], blocks: false });
+      assert.equal(v.n, 3);
+      assert.ok(Number.isFinite(v.lo) && Number.isFinite(v.hi));
+      assert.ok(codes(v).includes('too-few-pairs'), 'three pairs are fewer than a verdict needs');
+    });
+  });
+
+  describe('defects the old verdict code had', () => {
+    it('across servers: a zero on the reference side is no ratio, said so', () => {
+      const tc = scenarioOf('trade-candles');
+      const { loads } = require('../../shell/trade-candles/test/verdict-cases');
+      const records = loads({ none: { bytes: 0 }, zstd: { bytes: 60 } }).map((r) => ({ scenario: tc.name, ...r }));
+      const v = analyseScenario(tc, { measurements: records, blocks: [], sizesOf: () => null }).verdicts.find((x) => x.finding === 'zstd-smaller');
+      assert.equal(v.status, UNTESTABLE);
+      assert.equal(v.ratio, null);
+    });
+
+    it('across servers: paired blocks give the ratio its interval', () => {
+      const tc = scenarioOf('trade-candles');
+      const { loads } = require('../../shell/trade-candles/test/verdict-cases');
+      const v = verdictOn('trade-candles', 'zstd-writes-faster', { records: loads({ none: { ms: 1000 }, zstd: { ms: 700 } }), server: 'all servers', spread: 0.1 });
+      assert.equal(v.n, 8);
+      assert.ok(v.hi > v.lo);
+      assert.ok(tc);
+    });
+
+    it('a growth does not hold where the other series is clearly not flat', () => {
+      const { ec } = require('../../shell/embedded-comments/test/verdict-cases');
+      const notFlat = ec({ safe: { 'separate 1000': (x) => x * 3, 'separate 10000': (x) => x * 3 } });
+      const v = verdictOn('embedded-comments', 'embedded-slows', { records: notFlat });
+      assert.equal(v.status, FAILS);
+      assert.equal(v.flat.status, FAILS);
+      assert.ok(codes(v).includes('not-flat'));
+    });
+
+    it('a growth whose other series has one cell says it cannot tell the flatness', () => {
+      const { ec } = require('../../shell/embedded-comments/test/verdict-cases');
+      const one = ec().filter((r) => !(r.layout === 'separate' && r.mode === 'safe' && r.perBlog > 1));
+      const v = verdictOn('embedded-comments', 'embedded-slows', { records: one });
+      assert.equal(v.status, INCONCLUSIVE);
+      assert.ok(codes(v).includes('flat-unmeasured'));
+    });
+
+    it('a finding without a failing threshold is refused by the contract check', () => {
+      const { publishedProblems } = require('../../orchestrator/scenarios');
+      const published = scenarioOf('many-keys').loadPublished();
+      const broken = { ...published, findings: published.findings.map((f) => ({ ...f, check: { ...f.check, margin: undefined } })) };
+      assert.match(publishedProblems(broken, scenarioOf('many-keys')).join('\n'), /buckets-faster: a ratio check needs atLeast and failAtMost or margin/);
+      assert.deepEqual(publishedProblems(published, scenarioOf('many-keys')), []);
+    });
+
+    it('repeats that printed different numbers of lines are said, not silently one sample', () => {
+      const { mk } = require('../../shell/many-keys/test/verdict-cases');
+      const lines = [...mk(18, 1.5).map((r) => ({ ...r, repeat: 1 })), ...mk(18, 1.5).map((r) => ({ ...r, repeat: 2 })), { ...mk(18, 1.5)[0], repeat: 2 }];
+      const scenario = scenarioOf('many-keys');
+      const v = analyseScenario(scenario, { measurements: lines.map((r) => ({ scenario: 'many-keys', server: SERVER, ...r })), blocks: [], sizesOf: () => scenario.sizes.article })
+        .verdicts.find((x) => x.finding === 'buckets-faster');
+      assert.ok(codes(v).includes('repeats-misaligned'), JSON.stringify(v.reasons));
+      // the repeat that printed two lines for one cell drops out of the pairs: one pair is left
+      assert.equal(v.n, 1);
     });
   });
 
@@ -209,31 +398,5 @@ describe('repeats', () => {
   it('computes median and coefficient of variation', () => {
     assert.equal(median([3, 1, 2, 10]), 2.5);
     assert.ok(Math.abs(coefficientOfVariation([1, 3]) - 0.5) < 1e-12);
-  });
-
-  it('makes a verdict inconclusive where the repeats overlap its margin', () => {
-    // the fixture's same-speed finding: right within 25% of left holds, past 50% does not
-    const r = (repeat, left, right) => [['left', left], ['right', right]]
-      .map(([collection, hrMs]) => ({ scenario: fixture.name, server: 's', step: 'pass', pass: 1, collection, hrMs, repeat }));
-    const sameSpeed = (records) => verdictsFor([fixture], records).find((v) => v.finding.id === 'same-speed');
-    const steady = sameSpeed([...r(1, 100, 101), ...r(2, 100, 104), ...r(3, 100, 99)]);
-    assert.equal(steady.status, HOLDS);
-    const shaky = sameSpeed([...r(1, 100, 101), ...r(2, 100, 190), ...r(3, 100, 99)]);
-    assert.equal(shaky.status, INCONCLUSIVE);
-    assert.match(shaky.measured, /the repeats overlap the margin/);
-    assert.ok(judge);
-  });
-});
-
-describe('verdict text in markdown', () => {
-  const { markdownText } = require('../../orchestrator/report/format');
-  const { marked } = require('marked');
-
-  it('keeps a server\'s words as they are: no emphasis from `_id_`, no cell split by a pipe', () => {
-    const measured = 'FerretDB: PostgreSQL Index Scan on _id_; log_save_8a7d | SQLite SCAN';
-    const html = marked.parse(`| a | b |\n|---|---|\n| x | ${markdownText(measured)} |`);
-    assert.doesNotMatch(html, /<em>/);
-    assert.match(html, /Index Scan on _id_; log_save_8a7d \| SQLite SCAN<\/td>/);
-    assert.equal((html.match(/<td>/g) || []).length, 2);
   });
 });

@@ -1,10 +1,10 @@
 'use strict';
 // Crafted measurements for each finding of power-of-2-sizes, one set per outcome it can come to (holds,
-// does not hold, inconclusive, cannot be tested here): test/unit/verdicts.test.js runs every
-// scenario's cases through the same path a report takes.
+// does not hold, inconclusive, cannot be tested here): test/unit/verdicts.test.js cuts each into
+// paired rounds (test/helpers/blocks.js) and runs them through the analysis a report takes.
 const fs = require('node:fs');
 const path = require('node:path');
-const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE } = require('../../../orchestrator/report/verdicts');
+const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE } = require('../../../orchestrator/analysis/rules');
 
 const publishedData = () => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8'));
 
@@ -23,24 +23,27 @@ function alike(r) {
 }
 const scalePower = (field, k, onlyPass) => (r) => (r.collection === 'powerOf2Sizes' && (onlyPass === undefined || r.pass === onlyPass) ? r[field] * k : r[field]);
 
-/** finding → outcome → { records, server? (the verdict's, default the records' own), measured? (a pattern its text must match) } */
+/** finding → outcome → { records, server?, sizes?, expect? ({ ratio ±2%, crossing, reasons: codes }) } */
 const cases = {
   'sizes-cross': {
-    [HOLDS]: { records: p2s(), measured: /larger by 29\.9% at pass 1, smaller by 8\.3% at pass 21; crosses at pass 6/ },
+    [HOLDS]: { records: p2s(), expect: { crossing: { first: 0.299, last: -0.083, crossAt: 6 } } },
     [FAILS]: { records: p2s({ size: scalePower('size', 1.5) }) },
     [INCONCLUSIVE]: { records: p2s({ size: (r) => (r.collection === 'powerOf2Sizes' && r.pass === 21 ? 223309000 * 1.01 : r.size) }) },
     // today's servers store both alike: sizes within 0.04% of each other, above and below in turn, never "cross"
-    [UNTESTABLE]: { records: p2s({ outcome: 'refused', size: alike }), measured: /no server this kit can reach has MMAPv1.*measured instead: powerOf2Sizes larger by 0\.0% at pass 1, larger by 0\.0% at pass 21$/ },
+    [UNTESTABLE]: { records: p2s({ outcome: 'refused', size: alike }), expect: { reasons: ['requirement-unmet'], crossing: { first: 0.0004, last: 0.0004, crossAt: null } } },
   },
   'same-speed': {
-    [HOLDS]: { records: p2s(), measured: /1\.04× \(send time summed 462,981 \/ 446,995 ms\)/ },
+    [HOLDS]: { records: p2s(), expect: { ratio: 1.036 } },
     [FAILS]: { records: p2s({ hrMs: scalePower('ms', 1.5) }) },
     [INCONCLUSIVE]: { records: p2s({ hrMs: scalePower('ms', 1.2) }) },
     // WiredTiger takes the option and ignores it: equal times there prove nothing
-    [UNTESTABLE]: { records: p2s({ outcome: 'ignored' }), measured: /MMAPv1.*two like collections.*measured instead: 1\.04×.*writes: w:0/ },
+    [UNTESTABLE]: { records: p2s({ outcome: 'ignored' }), expect: { reasons: ['requirement-unmet'], ratio: 1.036, context: ['writes'] } },
   },
 };
 
 const tooSmall = [];
 
-module.exports = { cases, tooSmall };
+/** The count fields a block holds its share of. */
+const counts = ['ops'];
+
+module.exports = { cases, tooSmall, counts };

@@ -134,14 +134,16 @@ describe('trade-candles scripts', () => {
 });
 
 describe('trade-candles verdicts', () => {
-  const { verdictsFor, verdictsMarkdown } = require('../../../orchestrator/report/verdicts');
+  const { analyseScenario } = require('../../../orchestrator/analysis/analyse');
+  const { verdictsMarkdown } = require('../../../orchestrator/report/verdicts-markdown');
   const { discoverScenarios } = require('../../../orchestrator/scenarios');
   const { loads } = require('./verdict-cases');
   const scenario = discoverScenarios(path.resolve(DIR, '..')).find((s) => s.name === 'trade-candles');
 
   it('shows TokuMX as published only and marks the kit\'s own questions in the table', () => {
-    const md = verdictsMarkdown(verdictsFor([scenario], loads({ none: {}, zstd: { bytes: 60 } }).map((r) => ({ scenario: 'trade-candles', ...r }))));
-    assert.match(md, /\| trade-candles \| TokuMX stored the day smaller than MongoDB \| the article's \| \*\*published only\*\* \| TokuMX cannot be run today/);
+    const { verdicts } = analyseScenario(scenario, { measurements: loads({ none: {}, zstd: { bytes: 60 } }).map((r) => ({ scenario: 'trade-candles', ...r })) });
+    const md = verdictsMarkdown(verdicts, (v) => scenario.loadPublished().findings.find((f) => f.id === v.finding));
+    assert.match(md, /\| trade-candles \| TokuMX stored the day smaller than MongoDB \| the article's \| \*\*published only\*\* \| – \| – \| 1\.60× \| TokuMX cannot be run today/);
     assert.match(md, /\| trade-candles \| \*the kit's question, not the article's:\* compressed \(zstd\) data and indexes are smaller/);
   });
 });

@@ -1,0 +1,61 @@
+'use strict';
+// verdicts.json: every verdict of a run as data, one object per finding × server, for whoever
+// takes the results elsewhere (a notebook, a spreadsheet, another page). The fields are the
+// analysis's own (orchestrator/analysis/judge.js); docs/outputs.md gives the schema. With several
+// runs side by side, each object names its run.
+const { reasonWords } = require('../analysis/reasons');
+const { detailText } = require('../report/verdict-words');
+
+/** Numbers as JSON keeps them: a figure that is not finite is null. */
+const num = (x) => (Number.isFinite(x) ? x : null);
+const estimate = (e) => (e ? { ratio: num(e.ratio), lo: num(e.lo), hi: num(e.hi), n: e.n ?? 0 } : null);
+
+/** One verdict as verdicts.json holds it. findingOf(v): the published finding it is of. */
+function verdictRecord(v, finding, run = null) {
+  return {
+    ...(run ? { run } : {}),
+    finding: v.finding,
+    scenario: v.scenario,
+    server: v.server,
+    ...(v.servers ? { servers: v.servers } : {}),
+    status: v.status,
+    ratio: num(v.ratio),
+    lo: num(v.lo),
+    hi: num(v.hi),
+    n: v.n ?? 0,
+    // the standard error of the mean log-ratio: lo and hi are exp(log ratio ∓ t × se)
+    se: num(v.se),
+    method: v.method ?? null,
+    clock: v.clock ?? null,
+    field: v.field ?? null,
+    articleRatio: num(v.articleRatio),
+    articleClock: v.articleClock ?? null,
+    articleClockRatio: estimate(v.articleClockEstimate),
+    thresholds: v.thresholds ? { direction: v.thresholds.direction, holdsAt: v.thresholds.holdsAt, failsAt: v.thresholds.failsAt } : null,
+    reason: reasonWords(v.reasons || []),
+    reasons: v.reasons || [],
+    ...(Number.isFinite(v.at) ? { at: v.at } : {}),
+    ...(Number.isFinite(v.ref) ? { ref: v.ref } : {}),
+    ...(v.points ? { points: v.points.map((p) => ({ x: p.x, ...estimate(p), status: p.status })) } : {}),
+    ...(v.flat ? { flat: { ...estimate(v.flat), status: v.flat.status, holdsAt: v.flat.holdsAt, failsAt: v.flat.failsAt } } : {}),
+    ...(v.articleAtRunSize ? { articleAtRunSize: v.articleAtRunSize } : {}),
+    ...(v.crossing ? { crossing: v.crossing } : {}),
+    ...(v.also?.length ? { also: v.also } : {}),
+    ...(v.sides ? { sides: v.sides } : {}),
+    context: v.context || [],
+    mechanism: v.mechanism ?? null,
+    sharedMachine: Boolean(v.shared),
+    ...(v.measuredInstead ? { measuredInstead: { status: v.measuredInstead.status, reasons: v.measuredInstead.reasons } } : {}),
+    kit: Boolean(v.kit),
+    detail: detailText(v, finding),
+  };
+}
+
+/** verdicts.json's text for one or more analysed runs: [{ label, verdicts }]; findingOf(v) as above. */
+function verdictsJson(runs, findingOf) {
+  const many = runs.length > 1;
+  const all = runs.flatMap((r) => r.verdicts.map((v) => verdictRecord(v, findingOf(v), many ? r.label : null)));
+  return `${JSON.stringify(all, null, 2)}\n`;
+}
+
+module.exports = { verdictsJson, verdictRecord };
