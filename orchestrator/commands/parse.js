@@ -9,6 +9,12 @@ function parsePasses(value) {
   return Number(value);
 }
 
+/** --rounds: at least 2 (an interval needs two pairs; a verdict needs 8, from rounds × repeats). */
+function parseRounds(value) {
+  if (!/^\d+$/.test(value) || Number(value) < 2 || Number(value) > 1000) throw new InvalidArgumentError('Not a whole number from 2 to 1000.');
+  return Number(value);
+}
+
 function parseFraction(value) {
   const n = Number(value);
   if (!/^\d*\.?\d+$/.test(value) || !(n > 0 && n < 10)) throw new InvalidArgumentError('Not a fraction above 0, such as 0.1.');
@@ -37,4 +43,4 @@ function collect(value, previous) {
   return previous.concat([value]);
 }
 
-module.exports = { parsePasses, parseFraction, parseSeed, parseSetting, parseBudget, collect };
+module.exports = { parsePasses, parseRounds, parseFraction, parseSeed, parseSetting, parseBudget, collect };

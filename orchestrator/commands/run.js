@@ -18,7 +18,7 @@ const { reapDeadRuns } = require('../run/run-state');
 const { retractOkEnd } = require('../results/writer');
 const { DiskWriteError } = require('../errors');
 const { hasResults } = require('../results/reader');
-const { parsePasses, parseSeed, parseSetting, parseBudget, collect } = require('./parse');
+const { parsePasses, parseRounds, parseSeed, parseSetting, parseBudget, collect } = require('./parse');
 const { formatDuration } = require('../sizing/duration');
 const { DEFAULT_BUDGET_SECONDS } = require('../config');
 const { makeOutDir, timestamp } = require('./out-dir');
@@ -119,7 +119,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
       options: {
         size: opts.size, budgetSeconds: opts.budget, sizePerServer: opts.sizePerServer, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
         workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
-        repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell, lean: opts.lean,
+        repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell, lean: opts.lean, rounds: opts.rounds,
         resume: resume && { done: resume.done, sizes: resume.sizes, calibrations: resume.calibrations, from: resume.from },
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
@@ -169,7 +169,8 @@ function register(program, { config, log, setResult }) {
     .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
     .option('--no-baseline', 'skip the scenarios\' baselines on other databases (a SQL store)')
     .addOption(new Option('--set <NAME=N>', 'override one size variable of the chosen size, repeatable (e.g. --set DOCS=2001)').argParser(parseSetting).default({}, 'none'))
-    .addOption(new Option('--repeat <k>', 'run each scenario K times on each server and report the median, min, max and CV').argParser(parsePasses).default(1))
+    .option('--rounds <n>', 'paired rounds each comparison is cut into, its variants interleaved in a drawn order (default: the scenario\'s, else 8; a verdict needs 8 pairs, from rounds × repeats)', parseRounds)
+    .addOption(new Option('--repeat <k>', 'run each scenario K times on each server: the tables show the median, min, max and CV, and every run\'s rounds add pairs to the verdicts').argParser(parsePasses).default(1))
     .option('--no-warmup', 'with --repeat, count the first run too (by default it warms up and is not counted)')
     .option('--no-calibrate', 'skip measuring what the shell adds per operation on each server')
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')

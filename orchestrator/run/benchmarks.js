@@ -270,6 +270,8 @@ function runHeader({ scenarios, specs, options }) {
       // the kit's shell's client path: on, its lean path where it covers a call; off, the driver for every call
       lean: options.shell === 'kit' ? options.lean || 'on' : null,
       repeat: options.repeat || 1,
+      // the paired rounds each scenario's comparisons were cut into (--rounds, else its own, else 8)
+      rounds: Object.fromEntries(scenarios.map((s) => [s.name, roundsOf(s, options)])),
       warmup: (options.repeat || 1) > 1 && options.warmup !== false,
       keepData: Boolean(options.keepData),
     },

@@ -40,7 +40,8 @@ function tooSmallLines(record) {
 
 /** One line per step whose timed figures stay too short for a verdict at this size. */
 function shortSpanLines(record) {
-  return (record.spans || []).filter((s) => !s.met).map((s) => `${s.step}: its shortest timed figure is predicted at ${s.predictedMs === null ? 'an unknown span' : `${int(Math.round(s.predictedMs))} ms`} with ${s.variable}=${int(s.value)}, under the ${int(s.minMs)} ms a verdict needs: its verdicts will say the span was too short (a larger --budget raises ${s.variable})`);
+  const notPromised = record.findings?.tooShort?.length ? `, so ${record.findings.tooShort.join(', ')} ${record.findings.tooShort.length === 1 ? 'is' : 'are'} not promised` : '';
+  return (record.spans || []).filter((s) => !s.met).map((s) => `${s.step}: its shortest timed block is predicted at ${s.predictedMs === null ? 'an unknown span' : `${int(Math.round(s.predictedMs))} ms`} with ${s.variable}=${int(s.value)}, under the ${int(s.minMs)} ms a verdict needs${notPromised} (a larger --budget raises ${s.variable})`);
 }
 
 /** Fixed-width text table rows. */

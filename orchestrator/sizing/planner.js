@@ -346,6 +346,16 @@ function largestFraction(ok) {
   return lo;
 }
 
+/**
+ * The steps a finding's figures come from: the steps its check's selections name, else every
+ * step whose spans the scenario declares (a selection by other fields may match any of them).
+ */
+function findingSteps(finding, descriptor) {
+  const c = finding?.check || {};
+  const named = [c.num, c.den, c.where, c.grows, c.flat?.where].filter(Boolean).map((sel) => sel.step).filter(Boolean);
+  return named.length ? [...new Set(named)] : Object.keys(descriptor.scaling?.spans || {});
+}
+
 /** The findings a plan can decide on a kind of server, and those its size is too small for. */
 function findingsAt(descriptor, findings, kind, sizes) {
   const cannot = descriptor.servers?.[kind]?.cannotTest || {};
@@ -410,11 +420,16 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
     return roundUpBudget(Math.max(...group.map((s) => predict(s, at))) / 1000);
   };
   return group.map((s) => {
-    const { decidable, tooSmall } = findingsAt(descriptor, findings, s.kind, chosen);
     const spans = Object.entries(s.spans).map(([step, span]) => {
       const predictedMs = span.perUnitMs === null ? null : span.perUnitMs * chosen[span.raise];
       return { step, variable: span.raise, value: chosen[span.raise], predictedMs, minMs: span.minMs, met: predictedMs !== null && predictedMs >= span.minMs };
     });
+    // a finding whose blocks the plan predicts too short for a verdict is not promised: its
+    // verdict would only say the span was too short (the short-span line says why and what raises it)
+    const short = new Set(spans.filter((x) => !x.met).map((x) => x.step));
+    const { decidable: sized, tooSmall } = findingsAt(descriptor, findings, s.kind, chosen);
+    const tooShort = sized.filter((id) => findingSteps(findings.find((f) => f.id === id), descriptor).some((step) => short.has(step)));
+    const decidable = sized.filter((id) => !tooShort.includes(id));
     return {
       server: s.server,
       sizes: chosen,
@@ -431,12 +446,12 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
         calibrationOpMs: calibratedOpMs(s.calibration, shell),
       },
       spans,
-      findings: { decidable, tooSmall: tooSmall.map((t) => ({ ...t, budgetSeconds: budgetFor(t.atLeast) })) },
+      findings: { decidable, tooSmall: tooSmall.map((t) => ({ ...t, budgetSeconds: budgetFor(t.atLeast) })), tooShort },
     };
   });
 }
 
 module.exports = {
   planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, beyondCacheMs, fitSpans, spanMsOf, minSpanMs, modelText,
-  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS,
+  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, findingSteps, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS,
 };

@@ -15,6 +15,8 @@ const cases = [
   [['--passes', '0'], /--passes.*Not a whole number of at least 1/],
   [['--passes', '-3'], /--passes.*Not a whole number of at least 1/],
   [['--passes', 'many'], /--passes.*Not a whole number of at least 1/],
+  [['--rounds', '1'], /--rounds.*Not a whole number from 2 to 1000/],
+  [['--rounds', 'eight'], /--rounds.*Not a whole number from 2 to 1000/],
   [['--size', 'huge'], /Allowed choices are auto, smoke, quick, article/],
   [['--budget', 'soon'], /--budget.*Not a duration of at least 1s, such as 90s, 5m or 1m30s/],
   [['--budget', '0s'], /--budget.*Not a duration of at least 1s/],

@@ -264,6 +264,29 @@ describe('sizing: --size auto', () => {
       assert.ok(p.predictedSeconds <= 30);
     });
 
+    it('does not promise a finding whose blocks it predicts too short, where no raise fits the budget', () => {
+      // a slow server: test 1's blocks would need more iterations than the budget allows
+      const slow = {
+        opMs: 2,
+        'log-inserts': {
+          steps: {
+            test1: ({ TEST1_ITERATIONS: n }) => 300 + n * 20,
+            test2: ({ TEST2_ITERATIONS: n }) => 4000 + n * 20,
+            test3: ({ TEST3_ITERATIONS: n }) => 300 + n * 2,
+            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 2,
+          },
+          spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.05, test2: ({ TEST2_ITERATIONS: n }) => n * 0.001 },
+        },
+      };
+      const [p] = plan('log-inserts', [['ferretdb2', slow, 'ferretdb2']], { budgetSeconds: 60 });
+      const short = p.spans.filter((s) => !s.met).map((s) => s.step);
+      assert.ok(short.length, JSON.stringify(p.spans));
+      // every finding decided on a short step's blocks moves out of the promise, and the plan says so
+      for (const id of p.findings.tooShort) assert.ok(!p.findings.decidable.includes(id));
+      assert.ok(p.findings.tooShort.includes(short.includes('test1') ? 'mongo-beats-sql-test1' : 'insert-beats-save'), JSON.stringify(p.findings));
+      assert.match(planLines(scenario('log-inserts'), [{ ...p, scenario: 'log-inserts', size: 'auto' }]).join('\n'), /not promised/);
+    });
+
     it('takes the smallest size and says so where nothing fits the budget', () => {
       const [p] = plan('many-keys', [['ferretdb-pg', FERRETDB_LIKE, 'ferretdb-pg']], { budgetSeconds: 2 });
       assert.equal(p.fits, false);
