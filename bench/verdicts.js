@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+'use strict';
+// npm run bench:verdicts: how stable the verdicts are. It runs the scenarios that decide findings
+// on a server twice, once with the machine to itself and once with a process keeping one core
+// busy beside it (at the same sizes: the loaded run takes the quiet run's), and prints for each
+// finding both verdicts, both intervals and whether they agree. A finding that moves between
+// holds and does not hold is a finding the kit cannot decide on a busy machine: the goal is none.
+// A benchmark, not a test: it takes two main jobs' worth of the scenarios' time.
+//   node bench/verdicts.js [--server SPEC] [--budget 4m] [scenario...]
+//   node bench/verdicts.js QUIET_RUN LOADED_RUN      (the table of two finished runs)
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+const { readRun, hasResults } = require('../orchestrator/results/reader');
+const { discoverScenarios } = require('../orchestrator/scenarios');
+const { resolveConfig } = require('../orchestrator/config');
+const { analyseRun } = require('../orchestrator/analysis/analyse');
+const { estimateText } = require('../orchestrator/report/verdict-words');
+const { HOLDS, FAILS } = require('../orchestrator/analysis/rules');
+
+const BIN = path.join(__dirname, '..', 'bin', 'orchestrate.js');
+/** The scenarios whose findings the servers this kit reaches can decide (the others decide nothing here). */
+const DECIDED = ['embedded-comments', 'log-inserts', 'many-keys'];
+
+function option(argv, name, fallback) {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : fallback;
+}
+
+/** One run of the kit, with a busy core beside it where loaded; returns its folder. */
+async function runKit(args, out, { loaded }) {
+  // a spinning process on one core: the other core is the kit's and the server's, as on a shared VM
+  const busy = loaded ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null;
+  try {
+    const run = spawnSync(process.execPath, [BIN, ...args, '--out', out], { stdio: 'inherit' });
+    if (!hasResults(out)) throw new Error(`the ${loaded ? 'loaded' : 'quiet'} run wrote no results (exit ${run.status})`);
+  } finally {
+    if (busy) busy.kill('SIGKILL');
+  }
+  return out;
+}
+
+/** The quiet run's sizes as --set options, so the loaded run does the same work. */
+function pinnedSizes(dir) {
+  const data = readRun(dir);
+  const sets = new Map();
+  for (const record of data.sizes) for (const [k, v] of Object.entries(record.sizes)) sets.set(k, v);
+  return [...sets].flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+}
+
+/** Both runs' verdicts side by side, as a markdown table, and how many moved between holds and does not hold. */
+function stabilityTable(quietDir, loadedDir, scenarios) {
+  const quiet = analyseRun(readRun(quietDir), scenarios).verdicts;
+  const loaded = analyseRun(readRun(loadedDir), scenarios).verdicts;
+  const decided = (v) => [HOLDS, FAILS].includes(v?.status);
+  const lines = [
+    '| finding | server | alone | beside a busy core | same verdict | moved between holds and does not hold |',
+    '|---|---|---|---|---|---|',
+  ];
+  let flipped = 0;
+  let same = 0;
+  for (const q of quiet.filter((v) => v.status !== 'published only')) {
+    const l = loaded.find((v) => v.finding === q.finding && v.scenario === q.scenario);
+    const flip = decided(q) && decided(l) && q.status !== l.status;
+    if (flip) flipped += 1;
+    if (l && l.status === q.status) same += 1;
+    lines.push(`| ${q.scenario} · ${q.finding} | ${q.server} | ${q.status}, ${estimateText(q)} | ${l ? `${l.status}, ${estimateText(l)}` : '–'} | ${l?.status === q.status ? 'yes' : 'no'} | ${flip ? '**yes**' : 'no'} |`);
+  }
+  return { table: lines.join('\n'), flipped, same, of: lines.length - 2 };
+}
+
+async function main(argv) {
+  const scenarios = discoverScenarios(resolveConfig().shellDir);
+  const dirs = argv.filter((a) => hasResults(a));
+  let quietDir;
+  let loadedDir;
+  if (dirs.length === 2) {
+    [quietDir, loadedDir] = dirs;
+  } else {
+    const server = option(argv, '--server', 'embedded');
+    const budget = option(argv, '--budget', '4m');
+    const named = argv.filter((a, i) => !a.startsWith('-') && !['--server', '--budget'].includes(argv[i - 1]));
+    const chosen = named.length ? named : DECIDED;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const root = path.join(resolveConfig().runsDir, `verdicts-${stamp}`);
+    fs.mkdirSync(root, { recursive: true });
+    quietDir = await runKit([...chosen, '--server', server, '--budget', budget], path.join(root, 'quiet'), { loaded: false });
+    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...pinnedSizes(quietDir)], path.join(root, 'loaded'), { loaded: true });
+  }
+  const { table, flipped, same, of } = stabilityTable(quietDir, loadedDir, scenarios);
+  console.log(`\nVerdicts alone (${path.basename(quietDir)}) and beside a busy core (${path.basename(loadedDir)}):\n\n${table}\n`);
+  console.log(`${same} of ${of} verdicts the same; ${flipped} moved between holds and does not hold (goal: 0).`);
+  return flipped ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {
+  console.error(`bench:verdicts: ${err.message}`);
+  process.exitCode = 1;
+});
