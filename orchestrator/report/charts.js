@@ -385,7 +385,8 @@ function chartConfig(args) {
 
 /** "holds when ...", the first sentence of a finding's rule, as a sentence. */
 function ruleSentence(finding) {
-  const first = String(finding.decidedBy || '').split(/\.(?:\s|$)|; /)[0].trim();
+  // the rule proper, after the sentence's lead on how it is decided (paired rounds, the interval)
+  const first = String(finding.decidedBy || '').replace(/^Decided on [^:]*: /, '').split(/\.(?:\s|$)|; /)[0].trim();
   if (!first) return null;
   return `${first[0].toUpperCase()}${first.slice(1)}.`;
 }
