@@ -483,7 +483,7 @@ function judgeAcross(finding, records, descriptor = null) {
 function verdictsMarkdown(verdicts) {
   if (!verdicts.length) return '';
   const claim = (f) => (f.source === 'kit' ? `*the kit's question, not the article's:* ${f.claim}` : f.claim);
-  const rows = verdicts.map((v) => `| ${v.scenario} | ${claim(v.finding)} | ${v.server} | **${v.status}** | ${markdownText(v.measured)} | ${markdownText(v.finding.published)} |`);
+  const rows = verdicts.map((v) => `| ${v.scenario} | ${claim(v.finding)} | ${markdownText(v.server)} | **${v.status}** | ${markdownText(v.measured)} | ${markdownText(v.finding.published)} |`);
   const rules = [...new Map(verdicts.map((v) => [v.finding.id, `- ${v.scenario} · ${v.finding.claim}: ${v.finding.decidedBy}`])).values()];
   return [
     '## Verdicts',
