@@ -27,7 +27,8 @@ function register(program, { config, log, setResult }) {
         const { screenshotFirstScreen } = require('../report/screenshot');
         report.files.push(await screenshotFirstScreen(outDir));
       }
-      for (const p of report.problems) log(`warning: ${p}`);
+      // warnings go to stderr, as run's do: stdout says only what was written
+      for (const p of report.problems) process.stderr.write(`warning: ${p}\n`);
       const relative = path.relative(process.cwd(), outDir) || '.';
       const shown = relative.startsWith('..') ? outDir : relative;
       log(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);
