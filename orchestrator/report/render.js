@@ -22,6 +22,7 @@ const { buildReportModel } = require('./model');
 const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
 const { writeVerdictsPng } = require('./verdicts-png');
+const { writeExports } = require('../export');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -290,11 +291,13 @@ function failuresMarkdown(model) {
 }
 
 /**
- * Writes summary.md, report.html, verdicts.png (and, with draw, every chart) into outDir for
+ * Writes summary.md, report.html, verdicts.png, the exports (results.csv) and, with draw, every chart into outDir for
  * one run or several side by side; returns what it wrote and any problems.
  */
 async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = runDirs.length === 1 } = {}) {
   const model = buildReportModel(runDirs.map((dir) => ({ dir })), scenarios);
+  // the data first (results.csv...), so what was measured leaves the kit even if a chart cannot be drawn
+  const exported = writeExports(outDir, { runs: model.runs.map((r) => ({ label: r.label, data: r.data })), scenarios, model });
   const many = model.runs.length > 1;
   const title = many ? `mongo-classics: ${model.runs.map((r) => r.label).join(', ')}` : `mongo-classics run ${model.runs[0].label}`;
   const sections = new Map();
@@ -330,7 +333,7 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
   const png = writeVerdictsPng(outDir, model, title);
   const problems = model.runs.flatMap((r) => r.data.problems.map((p) => (many ? `${r.label}: ${p}` : p)));
   const failures = model.runs.reduce((n, r) => n + r.data.failures.length, 0);
-  return { files: ['summary.md', html, png, ...files], problems, failures, model };
+  return { files: ['summary.md', html, png, ...exported, ...files], problems, failures, model };
 }
 
 /** Writes summary.md, report.html, verdicts.png and every chart into runDir; returns what it wrote and any problems. */
