@@ -259,13 +259,13 @@ function appendixHtml(model, appendixOf) {
 }
 
 /**
- * What the page may load: no script from anywhere, no request, no form, no frame; its inline
+ * What the page may load: no script from anywhere, no request, no form; its inline
  * style; images only as data: URIs, or, where a page of several runs points to the charts in
  * their runs' folders, from beside the page (the file system it opens from).
  */
 function contentSecurityPolicy(body) {
   const byPath = /<img [^>]*src="(?!data:)/.test(body);
-  return `default-src 'none'; style-src 'unsafe-inline'; img-src data:${byPath ? " 'self' file:" : ''}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src data:${byPath ? " 'self' file:" : ''}; base-uri 'none'; form-action 'none'`;
 }
 
 /**
