@@ -10,7 +10,7 @@ const { makeOutDir } = require('./out-dir');
 
 function register(program, { config, log, setResult }) {
   program.command('report <dirs...>')
-    .description('re-render summary.md, report.html, verdicts.png and the charts of a run from its results.jsonl; with several runs, one page of them side by side')
+    .description('re-render summary.md, report.html, verdicts.png, results.csv and the charts of a run from its results.jsonl; with several runs, one page of them side by side')
     .option('--out <dir>', 'with several runs: the folder for the page (default: reports/side-by-side/<A>+<B>...)')
     .option('--screenshot', 'also write first-screen.png, the page\'s first screen at 1400×900, taken by the machine\'s Chromium (CLASSICS_CHROMIUM, else /usr/bin/chromium) through playwright-core, a dependency of the kit')
     .action(async (dirs, opts) => {
