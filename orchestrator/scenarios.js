@@ -7,16 +7,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { ScenarioError, UsageError } = require('./errors');
-const { DB_PREFIX } = require('./config');
+const { scenarioSchemaProblems, publishedSchemaProblems, schemas } = require('./schemas');
 
 const SIZE_NAMES = ['smoke', 'quick', 'article'];
 /** --size: the budget's own choice (auto, the default) or one of the sizes each descriptor lists. */
 const SIZE_CHOICES = ['auto', ...SIZE_NAMES];
-const REPEATS = ['once', 'passes'];
-const CHART_TYPES = ['line', 'bar'];
-const SERVER_KINDS = ['ferretdb', 'ferretdb-pg', 'ferretdb2', 'mongod', 'mongod:none', 'mongod:snappy', 'mongod:zstd', 'mongod:zlib'];
-/** The topologies a server record names (servers/deployment.js topologyOf), as a scenario's notes key them. */
-const TOPOLOGY_KEYS = ['standalone', 'replica set (1 member)', 'replica set'];
+/** The server kinds a scenario may declare, as its schema lists them. */
+const SERVER_KINDS = schemas.scenario.properties.servers.propertyNames.enum;
 /** The header every script and baseline module starts with (genny requires Description, Owner, Keywords). */
 const HEADER_FIELDS = ['Article:', 'Measures:', 'Faithful:', 'Changes:', 'Writes:', 'Sizes:'];
 const HEADER_LINES = 80;
@@ -30,84 +27,49 @@ function readJson(file, problems, what) {
   }
 }
 
-/** Every way a descriptor breaks the contract, collected so one look lists them all. */
+/**
+ * What a descriptor's schema (schemas/scenario.schema.json, which says every field) cannot say,
+ * checked against its folder: its name, its scripts, module and README, and the sizes its steps read.
+ */
 function descriptorProblems(descriptor, dir) {
   const problems = [];
   const need = (cond, what) => { if (!cond) problems.push(what); };
-  need(typeof descriptor.name === 'string' && descriptor.name === path.basename(dir), 'name must equal the folder name');
-  need(typeof descriptor.title === 'string', 'title is missing');
-  need(descriptor.article && typeof descriptor.article.title === 'string', 'article.title is missing');
-  need(descriptor.article && /^https?:\/\//.test(descriptor.article.url || ''), 'article.url is missing (cite the article by its address)');
-  need(typeof descriptor.database === 'string' && descriptor.database.startsWith(DB_PREFIX), `database must start with ${DB_PREFIX}`);
-  need(Array.isArray(descriptor.collections) && descriptor.collections.length > 0, 'collections is missing');
-  need(Array.isArray(descriptor.steps) && descriptor.steps.length > 0, 'steps is missing');
+  need(descriptor.name === path.basename(dir), 'name must equal the folder name');
   for (const step of descriptor.steps || []) {
-    need(typeof step.name === 'string', 'a step has no name');
-    need(REPEATS.includes(step.repeat), `step ${step.name}: repeat must be one of ${REPEATS.join(', ')}`);
-    need(typeof step.script === 'string' && fs.existsSync(path.join(dir, step.script)), `step ${step.name}: script ${step.script} not found`);
-    need(step.constants === undefined || (typeof step.constants === 'object' && Object.values(step.constants).every((v) => ['number', 'string', 'boolean'].includes(typeof v))),
-      `step ${step.name}: constants must map names to numbers, strings or booleans`);
-    need(step.workers === undefined || step.workers === 'cores' || (Number.isInteger(step.workers) && step.workers > 0),
-      `step ${step.name}: workers must be "cores" or a whole number`);
+    if (typeof step.script === 'string') need(fs.existsSync(path.join(dir, step.script)), `step ${step.name}: script ${step.script} not found`);
     for (const size of SIZE_NAMES) {
       for (const param of step.params || []) {
         need(Number.isInteger(descriptor.sizes?.[size]?.[param]), `sizes.${size}.${param} is missing`);
       }
     }
   }
-  for (const size of SIZE_NAMES) need(Number.isInteger(descriptor.sizes?.[size]?.passes), `sizes.${size}.passes is missing`);
-  need(typeof descriptor.published === 'string', 'published is missing');
-  need(Array.isArray(descriptor.tables), 'tables is missing');
-  for (const table of descriptor.tables || []) {
-    need(table.title && table.row && table.group && Array.isArray(table.columns), `table ${table.title}: needs title, row, group and columns`);
-  }
-  need(Array.isArray(descriptor.charts), 'charts is missing');
-  for (const chart of descriptor.charts || []) {
-    need(/^[a-z0-9-]+$/.test(chart.id || ''), `chart ${chart.title}: id must be lower-case letters, digits and dashes`);
-    need(CHART_TYPES.includes(chart.type), `chart ${chart.id}: type must be one of ${CHART_TYPES.join(', ')}`);
-  }
   need(fs.existsSync(path.join(dir, 'README.md')), 'README.md is missing');
-  if (descriptor.baseline !== undefined) {
-    const b = descriptor.baseline;
-    need(b && typeof b.server === 'string' && typeof b.label === 'string' && typeof b.module === 'string', 'baseline needs server, label and module');
-    need(b && typeof b.module === 'string' && fs.existsSync(path.join(dir, b.module)), `baseline module ${b && b.module} not found in the scenario's folder`);
-  }
-  need(descriptor.servers && typeof descriptor.servers === 'object' && Object.keys(descriptor.servers).length > 0,
-    `servers is missing: the server kinds the scenario runs on (${SERVER_KINDS.join(', ')}), each with what it cannot test there`);
-  for (const [kind, entry] of Object.entries(descriptor.servers || {})) {
-    need(SERVER_KINDS.includes(kind), `servers.${kind}: not a server kind (${SERVER_KINDS.join(', ')})`);
-    for (const [id, why] of Object.entries(entry?.cannotTest || {})) need(typeof why === 'string' && why.length > 0, `servers.${kind}.cannotTest.${id}: give the reason`);
-    // what the report says under a server of this kind with this topology (server records' topology)
-    for (const [topology, note] of Object.entries(entry?.topologies || {})) {
-      need(TOPOLOGY_KEYS.includes(topology), `servers.${kind}.topologies.${topology}: not a topology (${TOPOLOGY_KEYS.join(', ')})`);
-      need(typeof note === 'string' && note.length > 0, `servers.${kind}.topologies.${topology}: give the note`);
-    }
+  if (typeof descriptor.baseline?.module === 'string') {
+    need(fs.existsSync(path.join(dir, descriptor.baseline.module)), `baseline module ${descriptor.baseline.module} not found in the scenario's folder`);
   }
   return problems;
 }
 
-/** A published.json's problems: records, and findings whose checks the verdict code knows. */
+/**
+ * A published.json's problems: its schema (schemas/published.schema.json: records, findings and
+ * the thresholds each check needs), then what it must agree on with the code and the descriptor.
+ */
 function publishedProblems(published, descriptor) {
-  const problems = [];
+  // a finding is named by its id, where it has one, not by its place in the list
+  const named = (p) => p.replace(/^findings\[(\d+)\]/, (m, i) => (typeof published.findings?.[i]?.id === 'string' ? `finding ${published.findings[i].id}` : m));
+  const problems = publishedSchemaProblems(published).map((p) => `published.json: ${named(p)}`);
   const need = (cond, what) => { if (!cond) problems.push(`published.json: ${what}`); };
   const { CHECK_KINDS } = require('./analysis/judge');
   const { ruleProblem } = require('./analysis/rules');
-  need(Array.isArray(published.records), 'records is missing');
-  need(Array.isArray(published.findings), 'findings is missing');
   const ids = new Set();
-  for (const f of published.findings || []) {
-    need(typeof f.id === 'string' && !ids.has(f.id), `a finding has no id, or a repeated one (${f.id})`);
-    ids.add(f.id);
-    for (const field of ['claim', 'published', 'decidedBy']) need(typeof f[field] === 'string', `finding ${f.id}: ${field} is missing`);
-    need(f.check && CHECK_KINDS.includes(f.check.kind), `finding ${f.id}: check.kind ${f.check?.kind} is not one the verdicts know (${CHECK_KINDS.join(', ')})`);
+  for (const f of Array.isArray(published.findings) ? published.findings : []) {
+    need(!ids.has(f?.id), `finding id ${f?.id} is repeated`);
+    ids.add(f?.id);
+    need(!f?.check?.kind || CHECK_KINDS.includes(f.check.kind), `finding ${f.id}: check.kind ${f.check?.kind} is not one the verdicts know (${CHECK_KINDS.join(', ')})`);
     // every ratio must be able to say "does not hold": a threshold table without a failing side is refused here
-    const rule = ruleProblem(f.check);
+    const rule = f?.check ? ruleProblem(f.check) : null;
     need(!rule, `finding ${f.id}: ${rule}`);
-    if (f.clock !== undefined) {
-      const c = f.clock;
-      need(c && ['decides', 'article', 'why'].every((k) => typeof c[k] === 'string' && c[k].length > 0), `finding ${f.id}: clock needs the field that decides it (decides), the article's clock (article) and why`);
-      need(f.check?.field === undefined, `finding ${f.id}: a finding with a clock is decided on clock.decides; its check names no field of its own`);
-    }
+    need(f?.clock === undefined || f.check?.field === undefined, `finding ${f.id}: a finding with a clock is decided on clock.decides; its check names no field of its own`);
   }
   for (const [kind, entry] of Object.entries(descriptor.servers || {})) {
     for (const id of Object.keys(entry?.cannotTest || {})) need(ids.has(id), `servers.${kind}.cannotTest names finding ${id}, which published.json does not have`);
@@ -130,7 +92,7 @@ function scalingProblems(descriptor, published) {
   const problems = [];
   const need = (cond, what) => { if (!cond) problems.push(`scaling: ${what}`); };
   const s = descriptor.scaling;
-  if (!s || typeof s !== 'object') return ['scaling is missing: which size variables scale under --size auto (vary), which must not (fixed, with why), each step\'s operations (steps), and the smallest size each finding needs (findings)'];
+  if (!s || typeof s !== 'object') return []; // the schema says it is missing
   const article = descriptor.sizes?.article || {};
   const names = Object.keys(article).filter((k) => k !== 'passes');
   const vary = s.vary || {};
@@ -274,18 +236,26 @@ function sizeProblems(descriptor, dir) {
   return problems;
 }
 
-/** Every way a scenario folder breaks the contract, or [] for a sound one. */
+/**
+ * Every way a scenario folder breaks the contract, or [] for a sound one: its files against their
+ * schemas (orchestrator/schemas/), then the checks across files (scripts, sizes, headers, blocks).
+ */
 function scenarioProblems(dir) {
   const problems = [];
   const descriptor = readJson(path.join(dir, 'scenario.json'), problems, 'scenario.json');
   if (!descriptor) return problems;
-  problems.push(...descriptorProblems(descriptor, dir));
+  // a file that breaks its schema may break what the checks across files take for granted (a
+  // list that is a string): its schema has said what is wrong, so such a check says nothing more
+  const across = (check) => { try { return check(); } catch { return []; } };
+  problems.push(...scenarioSchemaProblems(descriptor));
+  if (!descriptor || typeof descriptor !== 'object' || Array.isArray(descriptor)) return problems;
+  problems.push(...across(() => descriptorProblems(descriptor, dir)));
   if (typeof descriptor.published === 'string') {
     const published = readJson(path.join(dir, descriptor.published), problems, descriptor.published);
-    if (published) problems.push(...publishedProblems(published, descriptor));
-    problems.push(...scalingProblems(descriptor, published));
+    if (published) problems.push(...across(() => publishedProblems(published, descriptor)));
+    problems.push(...across(() => scalingProblems(descriptor, published)));
   }
-  problems.push(...scriptProblems(descriptor, dir), ...sizeProblems(descriptor, dir));
+  problems.push(...across(() => scriptProblems(descriptor, dir)), ...across(() => sizeProblems(descriptor, dir)));
   return problems;
 }
 

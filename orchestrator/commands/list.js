@@ -25,20 +25,36 @@ function autoLines(scenario) {
   return lines;
 }
 
+/** What `list --json` prints of a scenario: the same facts as the table, as data. */
+function scenarioData(s) {
+  const { vary, fixed = {}, findings = {} } = s.scaling;
+  return {
+    name: s.name, title: s.title, article: s.article, sizes: s.sizes, steps: s.steps.map(({ name, script, repeat, params = [] }) => ({ name, script, repeat, params })),
+    auto: { vary: Object.keys(vary), fixed, findings },
+  };
+}
+
 function register(program, { config, log, setResult }) {
   program.command('list [scenario...]')
     .description('list the scenarios, their sizes (the article\'s, quick and smoke) and how --size auto scales them')
-    .action((names) => {
+    .option('--json', 'print them as JSON: [{ name, title, article, sizes, steps, auto }], and broken: [{ name, problem }]')
+    .action((names, opts) => {
       const all = discoverScenarios(config.shellDir);
       const chosen = names.length ? selectScenarios(all, names) : all;
+      const broken = names.length ? [] : all.broken;
+      if (opts.json) {
+        log(JSON.stringify({ scenarios: chosen.map(scenarioData), broken }, null, 2));
+        setResult(broken.length ? 1 : 0);
+        return;
+      }
       for (const s of chosen) {
         log(`${s.name}: ${s.title}`);
         log(`  ${s.article.title} (${s.article.site}, ${s.article.year}) ${s.article.url || ''}`.trimEnd());
         sizeTable(s).forEach((line) => log(line));
         autoLines(s).forEach((line) => log(line));
       }
-      for (const b of names.length ? [] : all.broken) log(`${b.name}: BROKEN: ${b.problem}`);
-      setResult(!names.length && all.broken.length ? 1 : 0);
+      for (const b of broken) log(`${b.name}: BROKEN: ${b.problem}`);
+      setResult(broken.length ? 1 : 0);
     });
 }
 

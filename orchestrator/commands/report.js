@@ -11,9 +11,9 @@ const { makeOutDir } = require('./out-dir');
 
 function register(program, { config, log, setResult }) {
   program.command('report <dirs...>')
-    .description('re-render summary.md, report.html, verdicts.png and the charts of a run from its results.jsonl; with several runs, one page of them side by side')
+    .description('re-render summary.md, report.html, verdicts.png, results.csv and the charts of a run from its results.jsonl; with several runs, one page of them side by side')
     .option('--out <dir>', 'with several runs: the folder for the page (default: reports/side-by-side/<A>+<B>...)')
-    .option('--screenshot', 'also write first-screen.png, the page\'s first screen in Chromium at 1400×900')
+    .option('--screenshot', 'also write first-screen.png, the page\'s first screen at 1400×900, taken by the machine\'s Chromium (CLASSICS_CHROMIUM, else /usr/bin/chromium) through playwright-core, a dependency of the kit')
     .option('--json', 'print the verdicts (verdicts.json) to stdout and nothing else; what it wrote is said on stderr')
     .action(async (dirs, opts) => {
       const { renderReport } = require('../report/render');
@@ -29,9 +29,9 @@ function register(program, { config, log, setResult }) {
         const { screenshotFirstScreen } = require('../report/screenshot');
         report.files.push(await screenshotFirstScreen(outDir));
       }
-      // with --json, stdout holds the verdicts alone: everything said goes to stderr
+      // warnings go to stderr, as run's do; with --json, stdout holds the verdicts alone
       const say = opts.json ? (line) => process.stderr.write(`${line}\n`) : log;
-      for (const p of report.problems) say(`warning: ${p}`);
+      for (const p of report.problems) process.stderr.write(`warning: ${p}\n`);
       const relative = path.relative(process.cwd(), outDir) || '.';
       const shown = relative.startsWith('..') ? outDir : relative;
       say(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);

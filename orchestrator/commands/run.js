@@ -141,6 +141,8 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
       if (err instanceof DiskWriteError) retractOkEnd(path.join(out, 'results.jsonl'), err.message);
       throw err;
     }
+    // a record the report could not read (one that breaks its schema) is said, as report says it
+    for (const p of report.problems) process.stderr.write(`warning: ${p}\n`);
     log(`wrote ${report.files.map((f) => path.join(path.relative(process.cwd(), out) || '.', f)).join(', ')}`);
     if (failures) log(`${failures} step(s) failed: see the Failures section of summary.md`);
     return failures ? 1 : 0;
@@ -156,7 +158,7 @@ function register(program, { config, log, setResult }) {
   const scenarios = discoverScenarios(config.shellDir);
   const repeating = scenarios.filter((s) => s.passesOption).map((s) => `${s.sizes.article.passes} for ${s.name}`);
   program.command('run [scenario...]', { isDefault: true })
-    .description('run scenarios (all by default) on each server, then write summary.md, report.html and the charts')
+    .description('run scenarios (all by default) on each server, then write summary.md, report.html, results.csv and the charts')
     .option('--passes <n>', `passes of the scenarios that repeat a pass (default: the size's${repeating.length ? `; the article's: ${repeating.join(', ')}` : ''})`, parsePasses)
     .addOption(new Option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED}`).argParser(collect).default([], 'embedded'))
     .addOption(new Option('--shell <shell>', 'the shell that runs the scripts and takes the timings').choices(SHELLS).default(DEFAULT_SHELL))

@@ -58,4 +58,14 @@ function verdictsJson(runs, findingOf) {
   return `${JSON.stringify(all, null, 2)}\n`;
 }
 
-module.exports = { verdictsJson, verdictRecord };
+/** The published finding a verdict is of, looked up in the scenarios' published.json. */
+const findingOfScenarios = (scenarios) => (v) => scenarios.find((s) => s.name === v.scenario)?.loadPublished().findings.find((f) => f.id === v.finding);
+
+const FILE = 'verdicts.json';
+
+/** The exporters' shape (export/index.js): the verdicts the report model holds, as verdicts.json's text. */
+function render({ scenarios, model }) {
+  return verdictsJson(model.runs, findingOfScenarios(scenarios));
+}
+
+module.exports = { FILE, render, verdictsJson, verdictRecord, findingOfScenarios };

@@ -24,6 +24,7 @@ const path = require('node:path');
 const { matches } = require('../results/records');
 const { sizesOf } = require('../results/reader');
 const { serverDisplayName } = require('./server-names');
+const { markdownText } = require('./escape');
 
 const WIDTH = 1000;
 const HEIGHT = 560;
@@ -559,7 +560,8 @@ async function renderScenarioCharts({ outDir, ...args }) {
 function captionMarkdown(chart) {
   const lines = [];
   if (chart.caption) lines.push(`_${chart.caption}_`);
-  if (chart.differs.length) lines.push(`_Differs from the article: ${chart.differs.join('; ')}._`);
+  // what differs names servers and quotes their records (a refusal's reason): text, not markdown
+  if (chart.differs.length) lines.push(`_Differs from the article: ${chart.differs.map(markdownText).join('; ')}._`);
   return lines.join('\n');
 }
 

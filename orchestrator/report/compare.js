@@ -8,6 +8,7 @@ const path = require('node:path');
 const { readRun, sizesOf } = require('../results/reader');
 const { runSizeText } = require('./sizes');
 const { toMarkdown } = require('./tables');
+const { markdownText: md } = require('./escape');
 const { matches } = require('../results/records');
 const { renderChart } = require('./charts');
 const { formatValue } = require('./format');
@@ -120,17 +121,17 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
         ? cellB.spread.min > cellA.spread.max || cellB.spread.max < cellA.spread.min
         : Math.abs(ratio - 1) > noise;
       if (flag) flagged += 1;
-      rows.push([cellA.label, formatValue(cellA.value, cellA.format), formatValue(cellB.value, cellB.format), `×${ratio.toFixed(2)}`, flag ? '**changed**' : '']);
+      rows.push([cellA.label, formatValue(cellA.value, cellA.format), formatValue(cellB.value, cellB.format), `×${ratio.toFixed(2)}`, flag ? { markdown: '**changed**' } : '']);
       chartRows.push({ label: cellA.label, ratio, flag });
     }
-    parts.push(`## ${scenario.name}: A on ${sa}, B on ${sb}`);
+    parts.push(`## ${scenario.name}: A on ${md(sa)}, B on ${md(sb)}`);
     const sizesA = sizesOf(a, scenario.name, sa);
     const sizesB = sizesOf(b, scenario.name, sb);
     const passesA = a.run.params.passes?.[scenario.name];
     const passesB = b.run.params.passes?.[scenario.name];
     if (JSON.stringify(sizesA) !== JSON.stringify(sizesB) || passesA !== passesB) {
       const text = (sizes, passes) => `${sizes ? Object.entries(sizes).map(([k, v]) => `${k}=${v}`).join(' ') : 'unknown sizes'}, ${passes ?? '?'} pass(es)`;
-      parts.push(`**The sizes differ** (A: ${text(sizesA, passesA)}; B: ${text(sizesB, passesB)}): most ratios below say more about the size than about the servers.`);
+      parts.push(`**The sizes differ** (A: ${md(text(sizesA, passesA))}; B: ${md(text(sizesB, passesB))}): most ratios below say more about the size than about the servers.`);
     }
     if (!rows.length) { parts.push('_No cell measured in both runs._'); continue; }
     parts.push(toMarkdown({ header: ['cell', 'A', 'B', 'B/A', ''], rows }));

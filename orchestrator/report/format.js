@@ -23,13 +23,7 @@ function formatBytes(bytes) {
   return `${v.toFixed(u ? 1 : 0)} ${units[u]}`;
 }
 
-/**
- * Text the servers and scripts wrote, made safe to put in a markdown line or table cell: a `|`
- * would split the cell, and an underscore at a word's edge (PostgreSQL's `_id_` index, `$_id`)
- * would start emphasis. Underscores inside a word (`log_save_8a7d`, `maxWireVersion`) are left.
- */
-function markdownText(text) {
-  return String(text).replace(/\|/g, '\\|').replace(/(^|\W)_|_(?=\W|$)/g, (m, before) => (before === undefined ? '\\_' : `${before}\\_`));
-}
+// markdownText (text a server or a script wrote, for markdown) lives with the other encoders in escape.js
+const { markdownText } = require('./escape');
 
 module.exports = { formatValue, formatBytes, markdownText };

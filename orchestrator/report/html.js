@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { writeFileAtomic } = require('../fs-atomic');
-const { marked } = require('marked');
+const { escapeHtml, pageMarkdown } = require('./escape');
 const { STATUSES, ratioText, bandsText, firstClause } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
 
@@ -77,10 +77,6 @@ summary { cursor: pointer; font-weight: 600; }
 .appendix { overflow-wrap: anywhere; }
 code { background: #f4f4f4; padding: 0 3px; }
 `;
-
-function escapeHtml(text) {
-  return String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
 
 /**
  * The small bar: the rule's bands, the article's ratio (a diamond), the measured one (a dot) and its
@@ -170,7 +166,7 @@ function factsHtml(model) {
     const servers = model.columns.filter((c) => c.run === r.index).map((c) => `<b>${escapeHtml(c.name)}</b> (<code>${escapeHtml(c.server)}</code>)`);
     const baselines = r.data.servers.filter((s) => s.baselineFor).map((s) => `${escapeHtml(s.product)} ${escapeHtml(String(s.version).split(' ')[0])} as the SQL baseline`);
     const f = r.facts;
-    const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${marked.parseInline(escapeHtml(n))}</p>`).join('');
+    const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${pageMarkdown.parseInline(n)}</p>`).join('');
     return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')}</p>${notes}`;
   }).join('\n');
 }
@@ -238,7 +234,7 @@ function articleHtml(article, model, sectionsOf, outDir) {
       for (const t of s.tables) parts.push(`<p><b>${escapeHtml(t.title)}</b></p>`, tableHtml(t));
       // the scripts' notes, counts and once-only steps: markdown the scenario's notes are written in
       const more = [...s.declared, ...s.notes, s.once, s.counts, s.serverTime].filter(Boolean);
-      if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${more.map((m) => marked.parse(m)).join('')}</details>`);
+      if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${more.map((m) => pageMarkdown.parse(m)).join('')}</details>`);
     }
     for (const chart of section.charts) {
       const src = pngSrc(chart.file, outDir);
@@ -270,10 +266,20 @@ function appendixHtml(model, appendixOf) {
   const parts = ['<h2 id="appendix">Appendix</h2>'];
   for (const run of model.runs) {
     for (const item of appendixOf(run.index)) {
-      parts.push(`<details${item.open ? ' open' : ''}><summary>${escapeHtml(item.title)}${model.runs.length > 1 ? ` (${escapeHtml(run.label)})` : ''}</summary>${marked.parse(item.markdown)}</details>`);
+      parts.push(`<details${item.open ? ' open' : ''}><summary>${escapeHtml(item.title)}${model.runs.length > 1 ? ` (${escapeHtml(run.label)})` : ''}</summary>${pageMarkdown.parse(item.markdown)}</details>`);
     }
   }
   return `<section class="appendix">${parts.join('\n')}</section>`;
+}
+
+/**
+ * What the page may load: no script from anywhere, no request, no form; its inline
+ * style; images only as data: URIs, or, where a page of several runs points to the charts in
+ * their runs' folders, from beside the page (the file system it opens from).
+ */
+function contentSecurityPolicy(body) {
+  const byPath = /<img [^>]*src="(?!data:)/.test(body);
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src data:${byPath ? " 'self' file:" : ''}; base-uri 'none'; form-action 'none'`;
 }
 
 /**
@@ -286,16 +292,7 @@ function reportHtml({ model, title, sectionsOf, appendixOf, outDir = null }) {
     ...model.articles.map((a) => `<a href="#${a.anchor}">${escapeHtml(a.scenario)}</a>`),
     '<a href="#appendix">appendix</a>',
   ];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
+  const body = `<main>
 <div class="top"><h1 id="verdicts">${escapeHtml(title)}</h1><nav class="contents">${contents.join(' ')}</nav></div>
 ${factsHtml(model)}
 ${tallyHtml(model)}
@@ -303,7 +300,18 @@ ${matrixHtml(model)}
 ${failuresHtml(model)}
 ${model.articles.map((a) => articleHtml(a, model, sectionsOf, outDir)).join('\n')}
 ${appendixHtml(model, appendixOf)}
-</main>
+</main>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(body)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+${body}
 </body>
 </html>
 `;

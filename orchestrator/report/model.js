@@ -13,6 +13,7 @@ const { reasonWords } = require('../analysis/reasons');
 const { estimateText, intervalText, detailText, crossingText, ratioText } = require('./verdict-words');
 const { serverDisplayName } = require('./server-names');
 const { formatBytes } = require('./format');
+const { markdownText } = require('./escape');
 
 /** A column where the run did not run the finding's scenario. */
 const NOT_RUN = 'not run';
@@ -90,10 +91,11 @@ function cellOf(verdict, finding, anchor) {
 function runNotes(data) {
   const { resumes, steps } = data;
   const where = (from) => (from.afterStep ? [from.afterStep.server, from.afterStep.scenario, from.afterStep.step, from.afterStep.pass ? `pass ${from.afterStep.pass}` : null].filter(Boolean).join(' · ') : 'its start');
-  const resumed = resumes.filter((r) => r.from).map(({ from }) => `**Resumed** after ${where(from)} (it had ended: ${from.ended}).`).join('\n\n');
+  // markdown, the run's own words in it as text (markdownText)
+  const resumed = resumes.filter((r) => r.from).map(({ from }) => `**Resumed** after ${markdownText(where(from))} (it had ended: ${markdownText(from.ended)}).`).join('\n\n');
   const sharedSteps = steps.filter((st) => st.otherRuns?.length);
   const shared = sharedSteps.length
-    ? `**Another run of the kit shared this machine** during ${sharedSteps.length} timed step(s) (${[...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', ')}): their numbers may be disturbed, and the verdicts decided on them say so.`
+    ? `**Another run of the kit shared this machine** during ${sharedSteps.length} timed step(s) (${markdownText([...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', '))}): their numbers may be disturbed, and the verdicts decided on them say so.`
     : '';
   return [resumed, shared].filter(Boolean);
 }

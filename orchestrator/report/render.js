@@ -10,7 +10,11 @@ const { sizesSection, runSizeText } = require('./sizes');
 const { sizeText: scaledSizeText } = require('../sizing/describe');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
 const { renderScenarioCharts, scenarioCharts, captionMarkdown } = require('./charts');
-const { formatValue, formatBytes, markdownText } = require('./format');
+const { formatValue, formatBytes } = require('./format');
+const { markdownText } = require('./escape');
+
+// text from results.jsonl (a server's words, a script's output, names), placed in markdown as text
+const md = markdownText;
 const { writeHtmlReport } = require('./html');
 const { verdictsMarkdown } = require('./verdicts-markdown');
 const { serverKind } = require('../results/records');
@@ -18,10 +22,8 @@ const { buildReportModel } = require('./model');
 const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
 const { writeVerdictsPng } = require('./verdicts-png');
-const { verdictsJson } = require('../export/verdicts-json');
-
-/** The published finding a verdict is of, looked up in the scenarios' published.json. */
-const findingOfScenarios = (scenarios) => (v) => scenarios.find((s) => s.name === v.scenario)?.loadPublished().findings.find((f) => f.id === v.finding);
+const { writeExports } = require('../export');
+const { findingOfScenarios } = require('../export/verdicts-json');
 
 function sizeText(params) {
   return Object.entries(params).filter(([k]) => k !== 'passes').map(([k, v]) => `${k}=${v}`).join(', ');
@@ -35,20 +37,20 @@ function noteValue(value) {
 function describeRun(run, servers) {
   const m = run.machine || {};
   const lines = [
-    `Started ${run.startedAt}; ${runSizeText(run.params)}; seed ${run.params.seed ?? 'none (Math.random, as the articles)'}.`,
-    `Kit ${run.kit?.version} (commit ${run.kit?.commit ?? 'unknown'}), Node ${run.node}, driver ${run.driver}, mongosh ${run.mongosh}. Timings taken in **${shellName(run.params.shell || run.shell)}**${(run.params.shell || run.shell) === 'kit' ? ` (the unchanged scripts with mongosh's semantics${{ on: ', the single-document writes and reads on its lean path', off: ', its lean path off: every call through the driver' }[run.params.lean] ?? ''}; \`--shell mongosh\` runs them in mongosh)` : ''}.`,
-    `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}${m.glibc ? `, glibc ${m.glibc}` : ''}${m.transparentHugePages?.enabled ? `; transparent huge pages ${m.transparentHugePages.enabled} (defrag ${m.transparentHugePages.defrag ?? '–'})` : ''}.`,
-    `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
+    `Started ${md(run.startedAt)}; ${runSizeText(run.params)}; seed ${run.params.seed === undefined || run.params.seed === null ? 'none (Math.random, as the articles)' : md(run.params.seed)}.`,
+    `Kit ${md(run.kit?.version)} (commit ${md(run.kit?.commit ?? 'unknown')}), Node ${md(run.node)}, driver ${md(run.driver)}, mongosh ${md(run.mongosh)}. Timings taken in **${md(shellName(run.params.shell || run.shell))}**${(run.params.shell || run.shell) === 'kit' ? ` (the unchanged scripts with mongosh's semantics${{ on: ', the single-document writes and reads on its lean path', off: ', its lean path off: every call through the driver' }[run.params.lean] ?? ''}; \`--shell mongosh\` runs them in mongosh)` : ''}.`,
+    `Machine: ${md(m.cores)} × ${md(m.cpu)}, ${formatBytes(m.memoryBytes)} memory, ${md(m.platform)}${m.glibc ? `, glibc ${md(m.glibc)}` : ''}${m.transparentHugePages?.enabled ? `; transparent huge pages ${md(m.transparentHugePages.enabled)} (defrag ${md(m.transparentHugePages.defrag ?? '–')})` : ''}.`,
+    `Parameters: scenarios ${md(run.params.scenarios.join(', '))}; workers ${md(run.params.workers ?? '–')}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${md(run.params.repeat)} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${md(Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ')) || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
     '| server | what | version | storage | started by the kit |',
     '|---|---|---|---|---|',
-    ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
+    ...servers.map((s) => `| ${md(s.server)} | ${md(s.description)} | ${md(`${s.product ?? ''} ${s.version ?? ''}`)} | ${md(s.engine ?? '–')} | ${s.startedByKit ? 'yes' : 'no'} |`),
   ];
   // the topology, and what a write that names no w gets there (w:majority on a replica set)
-  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${s.server}: ${s.topology}${s.defaultWriteConcern ? `; a write that names no w gets w:${s.defaultWriteConcern.w}${s.defaultWriteConcern.source ? ` (${s.defaultWriteConcern.source} default)` : ''}, the scripts' own w:0 and w:1 stay as the articles had them` : ''}${s.allocator?.GLIBC_TUNABLES ? `; started with GLIBC_TUNABLES=${s.allocator.GLIBC_TUNABLES}` : ''}`);
+  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${md(s.server)}: ${md(s.topology)}${s.defaultWriteConcern ? `; a write that names no w gets w:${md(s.defaultWriteConcern.w)}${s.defaultWriteConcern.source ? ` (${md(s.defaultWriteConcern.source)} default)` : ''}, the scripts' own w:0 and w:1 stay as the articles had them` : ''}${s.allocator?.GLIBC_TUNABLES ? `; started with GLIBC_TUNABLES=${md(s.allocator.GLIBC_TUNABLES)}` : ''}`);
   if (deployed.length) lines.push('', ...deployed);
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
-  const warned = servers.flatMap((s) => (s.warnings || []).map((w) => `- ${s.server} warned at start-up: ${markdownText(w)}`));
+  const warned = servers.flatMap((s) => [].concat(s.warnings || []).map((w) => `- ${md(s.server)} warned at start-up: ${md(w)}`));
   if (warned.length) lines.push('', ...warned);
   return lines.join('\n');
 }
@@ -59,7 +61,7 @@ function calibrationTable(calibrations, run) {
   const shells = [...new Set(calibrations.flatMap((c) => c.shells || []))];
   const compiled = calibrations.some((c) => (c.anchors || []).includes('compiled'));
   const first = calibrations[0];
-  const intro = `The same operations timed as the scripts time them (a clock read around each call), by a plain loop on the Node driver${compiled ? ', by a compiled client (the same loop in C on libmongoc, as the articles\' clients were compiled; built by `npm run bench`)' : ''} and in ${shells.map((s) => (s === 'kit' ? 'the kit\'s own shell' : s)).join(' and in ')}, ${first.ops} of each, ${first.rounds} interleaved rounds, on each server before its scenarios. This run's timings were taken in **${shellName(run.params.shell || first.shell)}**${run.params.lean === 'off' ? ' with its lean path off (`--lean off`: every call through the driver)' : ''}. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
+  const intro = `The same operations timed as the scripts time them (a clock read around each call), by a plain loop on the Node driver${compiled ? ', by a compiled client (the same loop in C on libmongoc, as the articles\' clients were compiled; built by `npm run bench`)' : ''} and in ${shells.map((s) => (s === 'kit' ? 'the kit\'s own shell' : md(s))).join(' and in ')}, ${md(first.ops)} of each, ${md(first.rounds)} interleaved rounds, on each server before its scenarios. This run's timings were taken in **${md(shellName(run.params.shell || first.shell))}**${run.params.lean === 'off' ? ' with its lean path off (`--lean off`: every call through the driver)' : ''}. A ratio near 1 means the times below are the server's; above 1, part of each operation is the shell's.`;
   // wall time only: a few hundred operations in a fresh process are mostly its JIT's CPU time
   // (results.jsonl keeps the CPU figures; npm run bench measures them at length)
   const header = [
@@ -123,14 +125,14 @@ function onceStepTable(scenario, records) {
   const rows = records.filter((r) => once.has(r.step));
   if (!rows.length) return '';
   const header = '| step | collection | ms | hr ms | count | size |\n|---|---|---:|---:|---:|---:|';
-  const body = rows.map((r) => `| ${r.step} | ${r.collection ?? '–'} | ${formatValue(r.ms, 'int')} | ${formatValue(r.hrMs, 'fixed1')} | ${formatValue(r.count, 'int')} | ${formatValue(r.size, 'int')} |`);
+  const body = rows.map((r) => `| ${[r.step, r.collection ?? '–', formatValue(r.ms, 'int'), formatValue(r.hrMs, 'fixed1'), formatValue(r.count, 'int'), formatValue(r.size, 'int')].map(md).join(' | ')} |`);
   return [header, ...body].join('\n');
 }
 
 function notesFor(scenario, records) {
   return (scenario.notes || []).map((note) => {
     const values = [...new Set(records.filter((r) => r[note.field] !== undefined && r[note.field] !== null).map((r) => noteValue(r[note.field])))];
-    return values.length ? `- ${note.label}: ${markdownText(values.join('; '))}` : null;
+    return values.length ? `- ${note.label}: ${md(values.join('; '))}` : null;
   }).filter(Boolean).join('\n');
 }
 
@@ -139,7 +141,7 @@ function countCheckText(records) {
   const bad = checked.filter((r) => r.countOk === false);
   if (!checked.length) return '';
   if (!bad.length) return `Counts: after every step each collection held exactly the documents the scripts wrote (${checked.length} checks).`;
-  return `**Count mismatches** (collection count vs the scripts' inserts minus removes):\n${bad.map((r) => `- ${r.step} ${r.pass}, ${r.collection}: ${r.count} counted, ${r.expectedCount} expected`).join('\n')}`;
+  return `**Count mismatches** (collection count vs the scripts' inserts minus removes):\n${bad.map((r) => `- ${md(`${r.step} ${r.pass}, ${r.collection}: ${r.count} counted, ${r.expectedCount} expected`)}`).join('\n')}`;
 }
 
 /** What the scenario declares it cannot test on this kind of server, and why. */
@@ -148,7 +150,7 @@ function declaredLimits(scenario, server, published) {
   const cannot = Object.entries(scenario.servers?.[kind]?.cannotTest || {});
   if (!cannot.length) return '';
   const claim = (id) => (published.findings || []).find((f) => f.id === id)?.claim || id;
-  return `What this scenario cannot test on ${kind}, as it declares:\n${cannot.map(([id, why]) => `- ${claim(id)}: ${why}`).join('\n')}`;
+  return `What this scenario cannot test on ${md(kind)}, as it declares:\n${cannot.map(([id, why]) => `- ${claim(id)}: ${why}`).join('\n')}`;
 }
 
 /**
@@ -197,22 +199,24 @@ async function renderScenario({ scenario, records, runModel, serverRecords, outD
   const distinct = [...new Set(ranAt.map((x) => JSON.stringify(x.sizes)))];
   const named = run.params.size !== 'auto';
   const passText = `${passes} pass${passes === 1 ? '' : 'es'}`;
-  const ranText = distinct.length <= 1
-    ? `${named ? `the ${run.params.size} size` : 'the size the budget allowed'} (${ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {})}, ${passText})`
-    : `sizes of their own (${ranAt.map((x) => `${names.get(x.server)}: ${scaledSizeText(scenario, x.sizes)}`).join('; ')}; ${passText})`;
-  const intro = sameScale
+  // said as text on the page and as markdown in summary.md (esc: how the run's own words are placed)
+  const ranText = (esc) => (distinct.length <= 1
+    ? `${named ? `the ${esc(run.params.size)} size` : 'the size the budget allowed'} (${esc(ranAt.length ? sizeText(ranAt[0].sizes) : sizeText(scenario.sizes[run.params.size] || {}))}, ${passText})`
+    : `sizes of their own (${ranAt.map((x) => esc(`${names.get(x.server)}: ${scaledSizeText(scenario, x.sizes)}`)).join('; ')}; ${passText})`);
+  const introOf = (esc) => (sameScale
     ? `Run at the article's size (${sizeText(scenario.sizes.article)}).`
-    : `Run at ${ranText}; the article's figures are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`;
+    : `Run at ${ranText(esc)}; the article's figures are at its own size (${sizeText(scenario.sizes.article)}): compare shapes and ratios, not absolute values.`);
+  const intro = introOf(String);
   const parts = [
     `## ${scenario.name}: ${scenario.title}`,
     `Article: “${scenario.article.title}”${scenario.article.gloss ? ` (“${scenario.article.gloss}”)` : ''} (${scenario.article.site}, ${scenario.article.year}). Published on ${published.server}.`,
-    intro.replace(/^Run at the (\w+) size/, 'Run at the **$1** size'),
+    introOf(md).replace(/^Run at the (\w+) size/, 'Run at the **$1** size'),
   ];
   const section = { intro, servers: [], charts: [] };
   for (const [name, rs] of measured) {
     const s = serverOf.get(name);
     // the kit's name for the server beside its real one, as the run's options and results.jsonl name it
-    parts.push(`### ${s.server}: ${name}`);
+    parts.push(`### ${md(s.server)}: ${md(name)}`);
     const entry = { server: s.server, name, tables: [], declared: [], notes: [], counts: '', serverTime: '', once: null };
     const declared = declaredLimits(scenario, s, published);
     if (declared) entry.declared.push(declared);
@@ -277,7 +281,7 @@ function appendixItems(runModel, scenarios) {
   if (recorded) items.push({ title: 'Every verdict, with its interval', markdown: `${recorded}\n\nHow each is decided:\n${rules}`, summary: true });
   if (!end) items.unshift({ title: 'This run did not finish', markdown: 'What the page shows is what it recorded before it stopped.', open: true });
   else if (end.status === 'interrupted') items.unshift({ title: `This run was interrupted (${end.signal})`, markdown: 'What the page shows is what it recorded before.', open: true });
-  if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${p}`).join('\n') });
+  if (problems.length) items.push({ title: 'Problems reading results.jsonl', open: true, markdown: problems.map((p) => `- ${md(p)}`).join('\n') });
   return items;
 }
 
@@ -285,16 +289,18 @@ function appendixItems(runModel, scenarios) {
 function failuresMarkdown(model) {
   return model.runs.filter((r) => r.data.failures.length).map((r) => [
     `## Failures${model.runs.length > 1 ? ` (${r.label})` : ''}`,
-    r.data.failures.map((f) => `- ${[f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · ')}: ${f.error}`).join('\n'),
+    r.data.failures.map((f) => `- ${md([f.server, f.scenario, f.step, f.pass ? `pass ${f.pass}` : null].filter(Boolean).join(' · '))}: ${md(f.error)}`).join('\n'),
   ].join('\n\n'));
 }
 
 /**
- * Writes summary.md, report.html, verdicts.png (and, with draw, every chart) into outDir for
+ * Writes summary.md, report.html, verdicts.png, the exports (results.csv) and, with draw, every chart into outDir for
  * one run or several side by side; returns what it wrote and any problems.
  */
 async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = runDirs.length === 1 } = {}) {
   const model = buildReportModel(runDirs.map((dir) => ({ dir })), scenarios);
+  // the data first (results.csv...), so what was measured leaves the kit even if a chart cannot be drawn
+  const exported = writeExports(outDir, { runs: model.runs.map((r) => ({ label: r.label, data: r.data })), scenarios, model });
   const many = model.runs.length > 1;
   const title = many ? `mongo-classics: ${model.runs.map((r) => r.label).join(', ')}` : `mongo-classics run ${model.runs[0].label}`;
   const sections = new Map();
@@ -303,36 +309,34 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
   for (const runModel of model.runs) {
     for (const name of runModel.data.run.params.scenarios) {
       const scenario = scenarios.find((s) => s.name === name);
-      if (!scenario) { scenarioParts.push(`## ${name}\n\n_This kit has no scenario named ${name}; its results are in results.jsonl._`); continue; }
+      if (!scenario) { scenarioParts.push(`## ${md(name)}\n\n_This kit has no scenario named ${md(name)}; its results are in results.jsonl._`); continue; }
       const out = await renderScenario({
         scenario, records: runModel.recordsOf.get(name), runModel, serverRecords: runModel.data.servers, outDir: runModel.dir, draw,
       });
       sections.set(`${runModel.index}|${name}`, out.section);
-      scenarioParts.push(many ? out.markdown.replace(/^## (.*)/, `## $1 (${runModel.label})`) : out.markdown);
+      scenarioParts.push(many ? out.markdown.replace(/^## (.*)/, (m, heading) => `## ${heading} (${md(runModel.label)})`) : out.markdown);
       if (draw) files.push(...out.files);
     }
   }
   const appendix = new Map(model.runs.map((r) => [r.index, appendixItems(r, scenarios)]));
   const parts = [
-    `# ${title}`,
-    ...model.runs.map((r) => `${many ? `**${r.label}**: ` : ''}${r.facts.date} · ${r.facts.machine} · ${r.facts.kit} · ${r.facts.size} · ${r.facts.shell}${r.data.servers.length ? ` · ${r.data.servers.map(serverNameWithAlias).join(', ')}` : ''}.`),
-    ...model.runs.flatMap((r) => r.notes.map((t) => (many ? `${r.label}: ${t}` : t))),
+    `# ${md(title)}`,
+    ...model.runs.map((r) => `${many ? `**${md(r.label)}**: ` : ''}${[r.facts.date, r.facts.machine, r.facts.kit, r.facts.size, r.facts.shell].map(md).join(' · ')}${r.data.servers.length ? ` · ${r.data.servers.map((s) => md(serverNameWithAlias(s))).join(', ')}` : ''}.`),
+    ...model.runs.flatMap((r) => r.notes.map((t) => (many ? `${md(r.label)}: ${t}` : t))),
     matrixMarkdown(model),
     ...failuresMarkdown(model),
     ...scenarioParts,
     '## Appendix',
-    ...model.runs.flatMap((r) => appendix.get(r.index).filter((i) => !i.page).map((i) => `### ${i.title}${many ? ` (${r.label})` : ''}\n\n${i.markdown}`)),
+    ...model.runs.flatMap((r) => appendix.get(r.index).filter((i) => !i.page).map((i) => `### ${md(i.title)}${many ? ` (${md(r.label)})` : ''}\n\n${i.markdown}`)),
   ];
   writeFileAtomic(path.join(outDir, 'summary.md'), `${parts.join('\n\n')}\n`);
   const html = writeHtmlReport(outDir, {
     model, title, outDir, sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => appendix.get(run).filter((i) => !i.summary),
   });
   const png = writeVerdictsPng(outDir, model, title);
-  // the verdicts as data, beside the page that draws them
-  writeFileAtomic(path.join(outDir, 'verdicts.json'), verdictsJson(model.runs, findingOfScenarios(scenarios)));
   const problems = model.runs.flatMap((r) => r.data.problems.map((p) => (many ? `${r.label}: ${p}` : p)));
   const failures = model.runs.reduce((n, r) => n + r.data.failures.length, 0);
-  return { files: ['summary.md', html, png, 'verdicts.json', ...files], problems, failures, model };
+  return { files: ['summary.md', html, png, ...exported, ...files], problems, failures, model };
 }
 
 /** Writes summary.md, report.html, verdicts.png and every chart into runDir; returns what it wrote and any problems. */

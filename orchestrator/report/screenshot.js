@@ -24,7 +24,8 @@ async function launchChromium() {
   try {
     ({ chromium } = require('playwright-core'));
   } catch {
-    throw new UsageError('playwright-core is not installed (a development dependency: npm ci without --omit=dev)');
+    // a dependency of the kit's own (it downloads no browser: the kit drives the machine's Chromium)
+    throw new UsageError('playwright-core is not installed: run npm ci (or npm install playwright-core) in the kit\'s folder');
   }
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }

@@ -7,10 +7,11 @@ const { sizeText, percent, seconds, tooSmallLines, shortSpanLines } = require('.
 const { formatDuration } = require('../sizing/duration');
 const { fractionOf } = require('../sizing/planner');
 const { toMarkdown } = require('./tables');
+const { markdownText: md } = require('./escape');
 
 /** The size a run ran at, in one phrase for its header. */
 function runSizeText(params) {
-  if (params.size !== 'auto') return `size **${params.size}**`;
+  if (params.size !== 'auto') return `size **${md(params.size)}**`;
   return `size **auto**: each scenario at the largest part of its article predicted to fit a budget of ${formatDuration(params.budgetSeconds)} per server${params.sizePerServer ? ', each server its own (--size-per-server)' : ', one size for every server (the largest that fits on each)'}`;
 }
 
@@ -47,11 +48,11 @@ function sizesSection(runData, scenarios) {
   });
   const intro = auto
     ? `Each scenario ran at the largest part of its article that its probes (its own steps, timed at a few small sizes on the server) predicted to fit ${formatDuration(runData.run.params.budgetSeconds)}; *actual* is the time its steps took (their scripts, stats reads aside)${repeated ? ', per run where --repeat ran it several times' : ''}. Timings on a machine shared with other work are noisy.`
-    : `The ${runData.run.params.size} size, as each scenario lists it; *actual* is the time its steps took (their scripts, stats reads aside)${repeated ? ', per run' : ''}.`;
+    : `The ${md(runData.run.params.size)} size, as each scenario lists it; *actual* is the time its steps took (their scripts, stats reads aside)${repeated ? ', per run' : ''}.`;
   const parts = ['### Sizes and time', intro, toMarkdown({ header, rows: body })];
-  const notes = rows.flatMap((r) => (r.record ? [...tooSmallLines(r.record), ...shortSpanLines(r.record)].map((l) => `- ${r.scenario.name} on ${r.server}: ${l}`) : []));
+  const notes = rows.flatMap((r) => (r.record ? [...tooSmallLines(r.record), ...shortSpanLines(r.record)].map((l) => `- ${r.scenario.name} on ${md(r.server)}: ${md(l)}`) : []));
   if (notes.length) parts.push(`What these sizes could not decide:\n${[...new Set(notes)].join('\n')}`);
-  const models = rows.filter((r) => r.record?.model?.text).map((r) => `- ${r.scenario.name} on ${r.server}: ${r.record.model.text} (from ${r.record.model.probes.length} probe${r.record.model.probes.length === 1 ? '' : 's'})`);
+  const models = rows.filter((r) => r.record?.model?.text).map((r) => `- ${r.scenario.name} on ${md(r.server)}: ${md(r.record.model.text)} (from ${md(r.record.model.probes?.length)} probe${r.record.model.probes?.length === 1 ? '' : 's'})`);
   if (models.length) parts.push(`The models that predicted them (each step's time per run: a fixed part, a cost per operation, and where declared a cost that grows with the size):\n${models.join('\n')}`);
   return parts.join('\n\n');
 }

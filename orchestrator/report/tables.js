@@ -2,6 +2,7 @@
 // The article's table, measured beside published: a pivot of records on a row field (pass) and
 // a group field (collection), each column measured and, where the article has it, published.
 const { formatValue } = require('./format');
+const { markdownText } = require('./escape');
 const { matches } = require('../results/records');
 
 function uniqueSorted(values) {
@@ -60,10 +61,15 @@ function tableGroups(scenario, spec) {
   return spec.groups || scenario.collections;
 }
 
+/**
+ * A table as markdown. Every cell is text (a record's values, a server's name), never markup,
+ * but for a cell the kit writes as { markdown } (a word in bold).
+ */
 function toMarkdown({ header, rows }) {
-  const line = (cells) => `| ${cells.join(' | ')} |`;
+  const cell = (c) => (c && typeof c === 'object' && typeof c.markdown === 'string' ? c.markdown : markdownText(c));
+  const line = (cells) => `| ${cells.map(cell).join(' | ')} |`;
   const align = header.map((_, i) => (i === 0 ? '---' : '---:'));
-  return [line(header), line(align), ...rows.map(line)].join('\n');
+  return [line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n');
 }
 
 module.exports = { pivotTable, toMarkdown, matches, tableGroups };

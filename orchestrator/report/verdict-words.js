@@ -16,7 +16,8 @@ function estimateText(v) {
   if (!Number.isFinite(v?.ratio)) return '–';
   const interval = intervalText(v);
   if (interval) return `${ratioText(v.ratio)} (${interval}, n=${v.n})`;
-  return `${ratioText(v.ratio)}${v.n === 1 ? ' (one reading)' : ''}`;
+  // a size is no timing: its one reading is the figure itself, not a reading short of an interval
+  return `${ratioText(v.ratio)}${v.n === 1 && v.clock !== null ? ' (one reading)' : ''}`;
 }
 
 /** A measured value with its unit, from the field it was read on (µs, ms, s, bytes). */

@@ -8,11 +8,12 @@ const { estimateText, detailText, reasonText, ratioText } = require('./verdict-w
 /** The verdicts as a markdown table; findingOf(verdict) gives the finding a verdict is of. */
 function verdictsMarkdown(verdicts, findingOf) {
   if (!verdicts.length) return '';
-  const claim = (f) => (f?.source === 'kit' ? `*the kit's question, not the article's:* ${f.claim}` : f?.claim ?? '');
+  // the kit's own words in italics, the claim's escaped: it is the article's text
+  const claim = (f) => (f?.source === 'kit' ? `*the kit's question, not the article's:* ${markdownText(f.claim)}` : markdownText(f?.claim ?? ''));
   const rows = verdicts.map((v) => {
     const f = findingOf(v);
-    const why = [reasonText(v), detailText(v, f)].filter(Boolean).join(' · ');
-    return `| ${markdownText(v.scenario)} | ${markdownText(claim(f))} | ${markdownText(v.server)} | **${v.status}** | ${v.crossing ? '–' : markdownText(estimateText(v))} | ${markdownText(v.clock ?? '–')} | ${Number.isFinite(v.articleRatio) ? ratioText(v.articleRatio) : '–'} | ${markdownText(why)} |`;
+    const why = [...new Set([reasonText(v), detailText(v, f)].filter(Boolean))].join(' · ');
+    return `| ${markdownText(v.scenario)} | ${claim(f)} | ${markdownText(v.server)} | **${v.status}** | ${v.crossing ? '–' : markdownText(estimateText(v))} | ${markdownText(v.clock ?? '–')} | ${Number.isFinite(v.articleRatio) ? ratioText(v.articleRatio) : '–'} | ${markdownText(why)} |`;
   });
   return [
     '| scenario | finding | server | verdict | ratio (95% interval, pairs) | clock | article | why, and what was measured |',

@@ -5,12 +5,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { EJSON } = require('bson');
 const { ResultsError } = require('../errors');
+const { recordProblem, SCHEMA_VERSION } = require('../schemas');
 
 const RESULTS_FILE = 'results.jsonl';
 
 /**
- * Every complete record of a results file. A line that does not parse (a run killed in the middle
- * of a write) is reported in `problems` and skipped, so what is complete still renders.
+ * Every complete record of a results file, with the line each was read from (lines). A line that
+ * does not parse (a run killed in the middle of a write) is reported in `problems` and skipped,
+ * so what is complete still renders.
  */
 function readResults(file) {
   let text;
@@ -20,17 +22,38 @@ function readResults(file) {
     throw new ResultsError(err.code === 'ENOENT' ? `no results at ${file}` : `cannot read ${file}: ${err.message}`);
   }
   const records = [];
+  const lines = [];
   const problems = [];
   text.split('\n').forEach((line, i) => {
     if (!line.trim()) return;
     try {
       records.push(EJSON.parse(line, { relaxed: true }));
+      lines.push(i + 1);
     } catch {
       problems.push(`line ${i + 1} is not complete JSON and was skipped`);
     }
   });
   if (!records.length) throw new ResultsError(`${file} holds no complete results`);
-  return { records, problems };
+  return { records, lines, problems };
+}
+
+/**
+ * The records that hold to their type's schema (orchestrator/schemas/results.schema.json); each
+ * other is said in one line, naming its line and field, and skipped, so the rest still renders.
+ * A file from a newer kit (a larger schemaVersion) is said once: what it holds may be misread.
+ */
+function checkedRecords({ records, lines, problems }) {
+  const kept = [];
+  records.forEach((record, i) => {
+    const problem = recordProblem(record);
+    if (problem) problems.push(`line ${lines[i]}${typeof record?.type === 'string' ? ` (a ${record.type} record)` : ''}: ${problem}; the record was skipped`);
+    else kept.push(record);
+  });
+  const version = Math.max(0, ...kept.filter((r) => r.type === 'run' || r.type === 'resume').map((r) => (Number.isInteger(r.schemaVersion) ? r.schemaVersion : 1)));
+  if (version > SCHEMA_VERSION) {
+    problems.unshift(`written by a newer kit (results schema version ${version}; this kit reads version ${SCHEMA_VERSION}): what changed since may be skipped or misread; a newer kit reads it whole`);
+  }
+  return kept;
 }
 
 /** Whether a folder holds a run's results. */
@@ -44,7 +67,9 @@ function hasResults(dir) {
  * or null for a run that has not finished (or was resumed and has not finished since).
  */
 function readRun(dir) {
-  const { records, problems } = readResults(path.join(dir, RESULTS_FILE));
+  const read = readResults(path.join(dir, RESULTS_FILE));
+  const { problems } = read;
+  const records = checkedRecords(read);
   const of = (type) => records.filter((r) => r.type === type);
   const [run] = of('run');
   if (!run) throw new ResultsError(`${path.join(dir, RESULTS_FILE)} has no run header`);

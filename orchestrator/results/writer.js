@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const { EJSON } = require('bson');
 const { DiskWriteError } = require('../errors');
+const { SCHEMA_VERSION } = require('../schemas');
 
 class ResultsLog {
   constructor(file) {
@@ -22,7 +23,9 @@ class ResultsLog {
   append(record) {
     if (this.failed) throw this.failed;
     if (this.fd === null) return; // closed by an interrupt: the run is over
-    const line = Buffer.from(`${EJSON.stringify(record, { relaxed: true })}\n`);
+    // a run's header (and a resume's) says which version of the results schema the file is in
+    const stamped = record.type === 'run' || record.type === 'resume' ? { type: record.type, schemaVersion: SCHEMA_VERSION, ...record } : record;
+    const line = Buffer.from(`${EJSON.stringify(stamped, { relaxed: true })}\n`);
     try {
       for (let written = 0; written < line.length;) written += fs.writeSync(this.fd, line, written);
       fs.fdatasyncSync(this.fd);

@@ -181,7 +181,7 @@ describe('report.html and compare, on two smoke runs', function () {
         assert.ok(o.driverMs > 0, `${type}: driver`);
         for (const shell of calibration.shells) assert.ok(o.shellMs[shell] > 0 && Number.isFinite(o.ratio[shell]), `${type}: ${shell}`);
       }
-      assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /### Calibration: what the shell adds[\s\S]*\| update by _id \|/);
+      assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /### Calibration: what the shell adds[\s\S]*\| update by \\?_id \|/);
     }
   });
 

@@ -5,6 +5,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { ResultsLog } = require('../../orchestrator/results/writer');
 const { readResults } = require('../../orchestrator/results/reader');
+const { SCHEMA_VERSION } = require('../../orchestrator/schemas');
 
 describe('results.jsonl', () => {
   let dir;
@@ -15,7 +16,7 @@ describe('results.jsonl', () => {
     const file = path.join(dir, 'results.jsonl');
     const log = new ResultsLog(file);
     log.append({ type: 'run', n: 1 });
-    assert.equal(fs.readFileSync(file, 'utf8'), '{"type":"run","n":1}\n', 'on disk before close');
+    assert.equal(fs.readFileSync(file, 'utf8'), `{"type":"run","schemaVersion":${SCHEMA_VERSION},"n":1}\n`, 'on disk before close, stamped with its schema\'s version');
     log.append({ type: 'measurement', ms: 2.5, at: new Date('2026-01-02T03:04:05Z') });
     log.close();
     log.append({ type: 'after close' });
