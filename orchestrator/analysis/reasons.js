@@ -28,7 +28,7 @@ const WORDS = {
   'not-flat': (r) => `the other series does not stay flat: ${ratioText(r.ratio)}${Number.isFinite(r.lo) ? ` (${ratioText(r.lo)}–${ratioText(r.hi)})` : ''}, past ${ratioText(r.at)}`,
   'flat-straddles': (r) => `whether the other series stays within ${ratioText(r.at)} cannot be told: ${ratioText(r.ratio)} (${ratioText(r.lo)}–${ratioText(r.hi)})`,
   'too-short': (r) => `the timed span was too short to decide (${r.figures.slice(0, 3).map((f) => `${f.label} ${msText(f.ms)}`).join(', ')}${(r.count ?? r.figures.length) > 3 ? ` and ${(r.count ?? r.figures.length) - 3} more` : ''}, under the ${count(r.figures[0].minMs)} ms a verdict needs; a larger size or --budget lengthens it)`,
-  'one-reading': () => 'one reading per side, no interval (a run recorded before pairing)',
+  'one-reading': () => 'one reading per side, so no interval',
   'too-few-pairs': (r) => `rests on ${r.n} pair(s), fewer than the ${r.need} a verdict needs`,
   straddles: (r) => `the 95% interval straddles ${r.which === 'holds' ? 'the holding threshold' : 'the failing threshold'} ${ratioText(r.at)}`,
   'inside-margin': (r) => `inside the margin, between ${ratioText(r.from)} and ${ratioText(r.to)}`,

@@ -46,8 +46,10 @@ function checkedRecords({ records, lines, problems }) {
   const kept = [];
   records.forEach((record, i) => {
     const problem = recordProblem(record);
-    if (problem) problems.push(`line ${lines[i]}${typeof record?.type === 'string' ? ` (a ${record.type} record)` : ''}: ${problem}; the record was skipped`);
-    else kept.push(record);
+    // the run's header is kept whatever it holds: nothing of the run renders without it
+    const header = record?.type === 'run' && record.params && typeof record.params === 'object';
+    if (problem) problems.push(`line ${lines[i]}${typeof record?.type === 'string' ? ` (a ${record.type} record)` : ''}: ${problem}; ${header ? 'kept, as the run\'s header' : 'the record was skipped'}`);
+    if (!problem || header) kept.push(record);
   });
   const version = Math.max(0, ...kept.filter((r) => r.type === 'run' || r.type === 'resume').map((r) => (Number.isInteger(r.schemaVersion) ? r.schemaVersion : 1)));
   if (version > SCHEMA_VERSION) {

@@ -120,7 +120,7 @@ describe('report model', () => {
   });
 
   it('says each reason in words, without the records\' field names, and that a run before pairing rests on one reading', () => {
-    const oneReading = 'one reading per side, no interval (a run recorded before pairing)';
+    const oneReading = 'one reading per side, so no interval';
     assert.equal(cell('b-faster', 'embedded').reason, oneReading);
     assert.equal(cell('b-faster', 'embedded').n, 1);
     assert.equal(cell('b-faster', 'ferretdb2').reason, `inside the margin, between 1.10× and 3.00×; ${oneReading}`);
