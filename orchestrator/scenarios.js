@@ -15,8 +15,7 @@ const SIZE_CHOICES = ['auto', ...SIZE_NAMES];
 const REPEATS = ['once', 'passes'];
 const CHART_TYPES = ['line', 'bar'];
 const SERVER_KINDS = ['ferretdb', 'ferretdb-pg', 'ferretdb2', 'mongod', 'mongod:none', 'mongod:snappy', 'mongod:zstd', 'mongod:zlib'];
-/** The topologies a server record names (servers/deployment.js topologyOf), as a scenario's notes key them. */
-const TOPOLOGY_KEYS = ['standalone', 'replica set (1 member)', 'replica set'];
+const { TOPOLOGY_KEYS } = require('./results/records');
 /** The header every script and baseline module starts with (genny requires Description, Owner, Keywords). */
 const HEADER_FIELDS = ['Article:', 'Measures:', 'Faithful:', 'Changes:', 'Writes:', 'Sizes:'];
 const HEADER_LINES = 80;

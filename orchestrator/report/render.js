@@ -13,7 +13,7 @@ const { renderScenarioCharts, scenarioCharts, captionMarkdown } = require('./cha
 const { formatValue, formatBytes, markdownText } = require('./format');
 const { writeHtmlReport } = require('./html');
 const { verdictsMarkdown } = require('./verdicts');
-const { serverKind } = require('../results/records');
+const { serverKind, topologyKey, topologyWords } = require('../results/records');
 const { buildReportModel } = require('./model');
 const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
@@ -40,13 +40,34 @@ function describeRun(run, servers) {
     '|---|---|---|---|---|',
     ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
   ];
-  // the topology, and what a write that names no w gets there (w:majority on a replica set)
-  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${s.server}: ${s.topology}${s.defaultWriteConcern ? `; a write that names no w gets w:${s.defaultWriteConcern.w}${s.defaultWriteConcern.source ? ` (${s.defaultWriteConcern.source} default)` : ''}, the scripts' own w:0 and w:1 stay as the articles had them` : ''}${s.allocator?.GLIBC_TUNABLES ? `; started with GLIBC_TUNABLES=${s.allocator.GLIBC_TUNABLES}` : ''}`);
+  // the topology, what a write that names no w gets there (w:majority on a replica set), how far
+  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${s.server}: ${deploymentText(s)}`);
   if (deployed.length) lines.push('', ...deployed);
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
   const warned = servers.flatMap((s) => (s.warnings || []).map((w) => `- ${s.server} warned at start-up: ${markdownText(w)}`));
   if (warned.length) lines.push('', ...warned);
   return lines.join('\n');
+}
+
+/**
+ * A MongoDB server's deployment in words, for the run's description: its topology; the default
+ * write concern, beside the one every timed write names; on a mongos, where the collections
+ * live; the round trip; the allocator setting.
+ */
+function deploymentText(s) {
+  const parts = [markdownText(topologyWords(s))];
+  const wc = s.defaultWriteConcern;
+  if (wc) {
+    // the scripts name w:0 or w:1 on every write they time (their records' writeConcern says
+    // which), so the default reaches only their untimed writes
+    parts.push(`a write that names no w gets w:${wc.w}${wc.source ? ` (${wc.source} default)` : ''}; every write the scripts time names its own w:0 or w:1, as the article's client did (each record's writeConcern), so the default reaches only their untimed writes`);
+  }
+  if (topologyKey(s) === 'sharded' || s.atlas?.shape === 'sharded') {
+    parts.push('the kit shards none of its collections, as the articles had none: each lives whole on its database\'s primary shard, so every figure is that one shard\'s, through mongos');
+  }
+  if (Number.isFinite(s.roundTripMs)) parts.push(`round trip ${formatValue(s.roundTripMs)} ms (the median of its pings)`);
+  if (s.allocator?.GLIBC_TUNABLES) parts.push(`started with GLIBC_TUNABLES=${s.allocator.GLIBC_TUNABLES}`);
+  return parts.join('; ');
 }
 
 /** What each shell adds per operation on each server, so the server's time can be told from the shell's. */
@@ -155,8 +176,8 @@ function topologyNoteFor(scenario, server) {
   const kind = serverKind(server);
   const entry = scenario.servers?.[kind]?.topologies ? scenario.servers[kind] : scenario.servers?.[String(kind).split(':')[0]];
   const topologies = entry?.topologies || {};
-  const note = topologies[server.topology] ?? topologies[String(server.topology || '').replace(/ \(.*\)$/, '')];
-  return note || '';
+  // an old record's words ("replica set (1 member)") or a new record's key
+  return topologies[topologyKey(server)] || '';
 }
 
 /** Whether a scenario's tables or charts show the server's own time (serverMs). */

@@ -79,7 +79,7 @@ async function prepareServer({ spec, options, results, progress, logDir, config 
   const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
   const ready = { spec, server, client, calibration: null, stopped: false };
   try {
-    const info = await describeServer(client, server);
+    const info = await describeServer(client, server, { pings: config.roundTripPings });
     Object.assign(server, info);
     results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...info });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);

@@ -14,6 +14,7 @@ const os = require('node:os');
 const { ServerBusyError, UsageError } = require('../errors');
 const { KIT_DATABASES, DB_PREFIX } = require('../config');
 const { isRefused, refusalText } = require('./ownership');
+const { isTierRefusal } = require('../servers/atlas');
 
 const LEASE_DB = KIT_DATABASES.lease;
 const TTL_MS = 30000;
@@ -44,6 +45,8 @@ async function acquireLease(client, { serverName, runId, ttlMs = TTL_MS, onLost 
       break;
     } catch (err) {
       if (isRefused(err)) {
+        // an Atlas tier's refusal is no missing privilege: no role would change it
+        if (isTierRefusal(err)) throw new UsageError(`server '${serverName}' refused the kit its lease database ${LEASE_DB} (${refusalText(err)}): run the kit on an M10 or larger cluster`);
         throw new UsageError(`server '${serverName}' refused the kit its lease database ${LEASE_DB} (${refusalText(err)}): the user needs readWrite on ${LEASE_DB}, on ${KIT_DATABASES.calibration} and on each scenario's ${DB_PREFIX}* database, or readWriteAnyDatabase`);
       }
       if (PASSING.has(err.code) && attempt < 5) { await wait(200 * attempt); continue; }
