@@ -36,11 +36,11 @@ function describeRun(run, servers) {
     `Machine: ${m.cores} × ${m.cpu}, ${formatBytes(m.memoryBytes)} memory, ${m.platform}${m.glibc ? `, glibc ${m.glibc}` : ''}${m.transparentHugePages?.enabled ? `; transparent huge pages ${m.transparentHugePages.enabled} (defrag ${m.transparentHugePages.defrag ?? '–'})` : ''}.`,
     `Parameters: scenarios ${run.params.scenarios.join(', ')}; workers ${run.params.workers ?? '–'}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${run.params.repeat} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ') || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
-    '| server | what | version | storage | started by the kit |',
-    '|---|---|---|---|---|',
-    ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} |`),
+    '| server | what | version | storage | started by the kit | round trip |',
+    '|---|---|---|---|---|---|',
+    ...servers.map((s) => `| ${s.server} | ${s.description} | ${s.product} ${s.version} | ${s.engine ?? '–'} | ${s.startedByKit ? 'yes' : 'no'} | ${Number.isFinite(s.roundTripMs) ? `${formatValue(s.roundTripMs)} ms` : '–'} |`),
   ];
-  // the topology, what a write that names no w gets there (w:majority on a replica set), how far
+  // the topology, and what a write that names no w gets there (w:majority on a replica set)
   const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${s.server}: ${deploymentText(s)}`);
   if (deployed.length) lines.push('', ...deployed);
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
@@ -52,7 +52,7 @@ function describeRun(run, servers) {
 /**
  * A MongoDB server's deployment in words, for the run's description: its topology; the default
  * write concern, beside the one every timed write names; on a mongos, where the collections
- * live; the round trip; the allocator setting.
+ * live; the allocator setting. (The round trip is in the servers' table.)
  */
 function deploymentText(s) {
   const parts = [markdownText(topologyWords(s))];
@@ -65,7 +65,6 @@ function deploymentText(s) {
   if (topologyKey(s) === 'sharded' || s.atlas?.shape === 'sharded') {
     parts.push('the kit shards none of its collections, as the articles had none: each lives whole on its database\'s primary shard, so every figure is that one shard\'s, through mongos');
   }
-  if (Number.isFinite(s.roundTripMs)) parts.push(`round trip ${formatValue(s.roundTripMs)} ms (the median of its pings)`);
   if (s.allocator?.GLIBC_TUNABLES) parts.push(`started with GLIBC_TUNABLES=${s.allocator.GLIBC_TUNABLES}`);
   return parts.join('; ');
 }
