@@ -85,7 +85,8 @@ describe('a server far away: FerretDB in a network namespace, 20 ms from the kit
   });
 });
 
-describe('a local cluster of two shards behind one mongos', function () {
+// its title holds " on mongod", so that npm run test:mongod runs it
+describe('the fixture on mongod behind mongos: a local cluster of two shards', function () {
   this.timeout(600000);
   const procs = [];
   let root;
