@@ -100,4 +100,47 @@ async function makeFarNamespace({ delayMs }) {
   return { name, hostIp, farIp, delay, why, spawnInside, listenOn, farUri, close, tmp: () => fs.mkdtempSync(path.join(os.tmpdir(), 'classics-far-')) };
 }
 
-module.exports = { whyNoNamespace, makeFarNamespace };
+/**
+ * A namespace with its loopback alone, and files of its own in place of /etc's (resolv.conf,
+ * hosts): `ip netns exec` mounts /etc/netns/NAME/FILE over /etc/FILE for what it runs, so a
+ * program inside asks the resolver the test names, as the system's own resolver would. Returns {
+ * name, spawnInside(cmd, args, opts), close() }.
+ */
+function makeLoopbackNamespace({ etc = {} } = {}) {
+  const name = `c34dns${process.pid % 100000}`;
+  const etcDir = path.join('/etc/netns', name);
+  const children = [];
+  const close = async () => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await new Promise((resolve) => { setTimeout(resolve, 300); });
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    try { ip('netns', 'del', name); } catch { /* not made */ }
+    fs.rmSync(etcDir, { recursive: true, force: true });
+  };
+  try {
+    fs.mkdirSync(etcDir, { recursive: true });
+    for (const [file, text] of Object.entries(etc)) fs.writeFileSync(path.join(etcDir, file), text);
+    ip('netns', 'add', name);
+    ip('netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up');
+  } catch (err) {
+    close();
+    throw new Error(`could not make the namespace: ${errText(err)}`);
+  }
+  const spawnInside = (cmd, args, opts = {}) => {
+    const child = spawn('ip', ['netns', 'exec', name, cmd, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+    children.push(child);
+    return child;
+  };
+  return { name, spawnInside, close };
+}
+
+/** Resolves once a child printed `word` on its stdout; rejects if it exits first. */
+function printed(child, word) {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; if (out.includes(word)) resolve(); });
+    child.on('exit', (code) => reject(new Error(`exited (${code}) before it said ${word}`)));
+  });
+}
+
+module.exports = { whyNoNamespace, makeFarNamespace, makeLoopbackNamespace, printed };

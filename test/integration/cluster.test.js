@@ -12,7 +12,7 @@ const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { invokeOnFixture, fixture } = require('../helpers/fixture');
 const { skipUnless, unavailableReason } = require('../helpers/servers');
-const { whyNoNamespace, makeFarNamespace } = require('../helpers/netns');
+const { whyNoNamespace, makeFarNamespace, makeLoopbackNamespace, printed } = require('../helpers/netns');
 const { retryUntil, freePort } = require('../../orchestrator/servers/net');
 const { pingServer } = require('../../orchestrator/servers/ping');
 const { readRun } = require('../../orchestrator/results/reader');
@@ -174,5 +174,80 @@ describe('the fixture on mongod behind mongos: a local cluster of two shards', f
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the kit\'s shell reaches a mongodb+srv name that only the system\'s resolver knows, as mongosh does', function () {
+  this.timeout(120000);
+  let ns;
+  let dir;
+  const SRV_URI = 'mongodb+srv://c0.classics.test/classics_kit_srv?tls=false';
+  const NODE_DNS_OFF = path.join(__dirname, '..', 'helpers', 'node-dns-off.js');
+
+  /** Runs a Node program inside the namespace with Node's own resolver off: { code, out }. */
+  const runInside = (args) => new Promise((resolve) => {
+    const child = ns.spawnInside(process.execPath, ['--require', NODE_DNS_OFF, ...args], { cwd: path.join(__dirname, '..', '..') });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+
+  before(async function () {
+    skipUnless(this, 'ferretdb');
+    const why = whyNoNamespace();
+    if (why) {
+      process.stdout.write(`      skipped (a network namespace): ${why}\n`);
+      this.skip();
+    }
+    // the namespace's resolver is a DNS server inside it; the SRV record's host is in its hosts file
+    ns = makeLoopbackNamespace({
+      etc: {
+        'resolv.conf': 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n',
+        hosts: '127.0.0.1 localhost\n127.0.0.1 node1.c0.classics.test\n',
+      },
+    });
+    const records = { srv: { '_mongodb._tcp.c0.classics.test': [{ target: 'node1.c0.classics.test', port: 27017 }] }, txt: { 'c0.classics.test': ['authSource=admin'] } };
+    await printed(ns.spawnInside(process.execPath, [path.join(__dirname, '..', 'helpers', 'dns-responder.js'), '127.0.0.1', '53', JSON.stringify(records)]), 'listening');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-srv-'));
+    fs.mkdirSync(path.join(dir, 'sqlite'));
+    const ferretdb = ns.spawnInside(config.ferretdbBin, [
+      '--listen-addr=127.0.0.1:27017', `--state-dir=${dir}`, '--debug-addr=-', '--telemetry=disable', '--log-level=warn',
+      '--handler=sqlite', `--sqlite-url=file:${path.join(dir, 'sqlite')}/`,
+    ], { cwd: dir });
+    ferretdb.stdout.on('data', () => {});
+    ferretdb.stderr.on('data', () => {});
+    // FerretDB answering inside: the driver, from inside, on the plain host
+    const up = await retryUntil(async () => {
+      const r = await runInside(['-e', 'const { MongoClient } = require("mongodb"); const c = new MongoClient("mongodb://127.0.0.1:27017/", { serverSelectionTimeoutMS: 1000 }); c.db("admin").command({ ping: 1 }).then(() => c.close()).then(() => process.exit(0), () => process.exit(1));']);
+      if (r.code !== 0) throw new Error(r.out);
+      return r;
+    }, { timeoutMs: 30000, intervalMs: 300 });
+    assert.equal(up.code, 0);
+  });
+
+  after(async () => {
+    if (ns) await ns.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('connects where the driver alone, asking Node\'s resolver, cannot', async () => {
+    const driverAlone = await runInside(['-e', `const { MongoClient } = require("mongodb"); new MongoClient(${JSON.stringify(SRV_URI)}, { serverSelectionTimeoutMS: 2000 }).connect().then(() => process.exit(0), (e) => { console.log(e.message); process.exit(3); });`]);
+    assert.equal(driverAlone.code, 3, `the driver resolved it on its own: ${driverAlone.out}`);
+    const kit = await runInside([path.join('orchestrator', 'kit-shell', 'bin.js'), '--nodb', '--quiet', '--eval',
+      `db = connect(${JSON.stringify(SRV_URI)}); print(JSON.stringify({ ok: db.runCommand({ ping: 1 }).ok, uri: db.getMongo().getURI().split('?')[0] }))`]);
+    assert.equal(kit.code, 0, kit.out);
+    assert.deepEqual(JSON.parse(kit.out.trim().split('\n').pop()), { ok: 1, uri: 'mongodb+srv://c0.classics.test/classics_kit_srv' }, 'the script sees the URI it was given, as in mongosh');
+    const mongosh = await runInside([require.resolve('mongosh/bin/mongosh.js'), '--nodb', '--quiet', '--norc', '--eval',
+      `db = connect(${JSON.stringify(SRV_URI)}); print(JSON.stringify({ ok: db.runCommand({ ping: 1 }).ok, uri: db.getMongo().getURI().split('?')[0] }))`]);
+    assert.equal(mongosh.code, 0, mongosh.out);
+    assert.deepEqual(JSON.parse(mongosh.out.trim().split('\n').pop()), JSON.parse(kit.out.trim().split('\n').pop()), 'mongosh, the same way');
+  });
+
+  it('gives the scripts\' private client one mongos of an SRV name: srvMaxHosts=1 resolves', async () => {
+    const kit = await runInside([path.join('orchestrator', 'kit-shell', 'bin.js'), '--nodb', '--quiet', '--eval',
+      `var m = new Mongo(${JSON.stringify(`${SRV_URI}&srvMaxHosts=1&maxPoolSize=1`)}); print(m.getDB('admin').runCommand({ ping: 1 }).ok)`]);
+    assert.equal(kit.code, 0, kit.out);
+    assert.equal(kit.out.trim().split('\n').pop(), '1');
   });
 });
