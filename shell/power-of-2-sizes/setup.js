@@ -99,22 +99,28 @@ function oneMongos(uri) {
   return parts ? parts[1] + parts[2].split(',')[0] + parts[3] : uri;
 }
 
-/** A client with a pool of one connection to one server, connected before any clock starts. */
+/**
+ * A client with a pool of one connection to one server, connected before any clock starts. Where
+ * it cannot be held to one mongos, it is the shell's own URI's, and notPinned says why: the probe
+ * then refuses w:0, and acknowledged writes need no barrier.
+ */
 function ownConnection() {
   // the shell's own URI, with any pool size of its own replaced by one connection
-  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
-  if (throughMongos()) uri = oneMongos(uri);
-  var client;
-  try {
-    client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+  var own = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var open = function (uri) {
+    var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
     client.getDB('admin').runCommand({ ping: 1 });
+    return client;
+  };
+  var pinned = throughMongos() ? oneMongos(own) : own;
+  if (pinned === own) return open(own);
+  var client = null;
+  try {
+    client = open(pinned);
   } catch (e) {
-    if (uri !== db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '')) {
-      notPinned = 'the timed writes could not be held to one mongos (' + e.message + '), so their barrier could reach another';
-    }
-    throw e;
+    notPinned = 'the timed writes could not be held to one mongos (' + e.message + '), so a barrier after w:0 writes could reach another';
   }
-  return client;
+  return client || open(own);
 }
 
 function closeConnection(client) {

@@ -136,6 +136,31 @@ describe('the scripts\' private client held to one mongos', () => {
     assert.equal(context.oneMongos('mongodb://127.0.0.1:27017/?directConnection=true'), 'mongodb://127.0.0.1:27017/?directConnection=true');
   });
 
+  it('opens the private client on one mongos behind mongos, on the shell\'s own URI elsewhere; where one cannot be reached, on the own URI, saying why', () => {
+    const opened = [];
+    const own = 'mongodb://mongos-a:27017,mongos-b:27017/?appName=mongosh';
+    const shell = (hello, unreachable = []) => {
+      const ctx = vm.createContext({
+        db: { getMongo: () => ({ getURI: () => own }), adminCommand: () => hello },
+        Mongo: function Mongo(uri) {
+          opened.push(uri);
+          if (unreachable.some((host) => uri.includes(host))) throw new Error(`connect ECONNREFUSED ${unreachable[0]}`);
+          this.uri = uri;
+          this.getDB = () => ({ runCommand: () => ({ ok: 1 }) });
+        },
+      });
+      vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), ctx);
+      return ctx;
+    };
+    const mongosShell = shell({ ok: 1, msg: 'isdbgrid' });
+    assert.equal(mongosShell.ownConnection().uri, 'mongodb://mongos-a:27017/?appName=mongosh&maxPoolSize=1');
+    assert.equal(mongosShell.notPinned, null);
+    assert.equal(shell({ ok: 1, isWritablePrimary: true }).ownConnection().uri, `${own}&maxPoolSize=1`, 'a replica set or a standalone: the URI as it is');
+    const down = shell({ ok: 1, msg: 'isdbgrid' }, ['mongos-a:27017/']);
+    assert.equal(down.ownConnection().uri, `${own}&maxPoolSize=1`);
+    assert.match(down.notPinned, /^the timed writes could not be held to one mongos \(connect ECONNREFUSED mongos-a:27017\/\)/);
+  });
+
   it('is a URI the kit\'s driver takes: one host, or srvMaxHosts on a mongodb+srv', () => {
     const { ConnectionString } = require('mongodb-connection-string-url');
     assert.deepEqual(new ConnectionString(context.oneMongos('mongodb://a:1,b:2/?w=1')).hosts, ['a:1']);
