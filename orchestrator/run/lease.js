@@ -15,6 +15,7 @@ const { ServerBusyError, UsageError } = require('../errors');
 const { KIT_DATABASES, DB_PREFIX } = require('../config');
 const { isRefused, refusalText } = require('./ownership');
 const { isTierRefusal } = require('../servers/atlas');
+const { reachingClient } = require('../servers/reach');
 
 const LEASE_DB = KIT_DATABASES.lease;
 const TTL_MS = 30000;
@@ -90,7 +91,6 @@ async function acquireLease(client, { serverName, runId, ttlMs = TTL_MS, onLost 
  * a busy server refuses the run at once. Resolves to a function that releases them all.
  */
 async function leaseUserServers(specs, { runId, serverSelectionTimeoutMs }) {
-  const { MongoClient } = require('mongodb');
   const held = [];
   const releaseAll = async () => {
     for (const h of held.splice(0)) {
@@ -100,7 +100,7 @@ async function leaseUserServers(specs, { runId, serverSelectionTimeoutMs }) {
   };
   try {
     for (const spec of specs.filter((s) => s.kind === 'uri')) {
-      const client = new MongoClient(spec.uri, { serverSelectionTimeoutMS: serverSelectionTimeoutMs });
+      const client = await reachingClient(spec.uri, { serverSelectionTimeoutMS: serverSelectionTimeoutMs });
       try {
         held.push({ client, lease: await acquireLease(client, { serverName: spec.name, runId }) });
       } catch (err) {

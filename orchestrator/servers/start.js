@@ -1,7 +1,7 @@
 'use strict';
 // Starts (or reaches) the server a spec names and says what it is.
 const debug = require('debug')('classics:servers');
-const { MongoClient } = require('mongodb');
+const { reachingClient } = require('./reach');
 const { UsageError, ServerStartError } = require('../errors');
 const { onCleanup } = require('../processes');
 const { startMongod, checkMongodSpec } = require('./mongod');
@@ -190,14 +190,15 @@ async function describeServer(client, server, { pings = 11 } = {}) {
  * whose operations are rationed (M0, Flex) would have every figure be the ration's.
  */
 async function refusalOf(spec, config) {
-  const client = new MongoClient(spec.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
+  let client;
   try {
+    client = await reachingClient(spec.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
     await client.connect();
     return throttledTierLine(spec.name, await describeAtlas(client.db('admin'), spec.uri));
   } catch {
     return null; // the ping said it answers; a server that will not say is measured
   } finally {
-    await client.close().catch(() => {});
+    await client?.close().catch(() => {});
   }
 }
 

@@ -177,7 +177,7 @@ describe('the fixture on mongod behind mongos: a local cluster of two shards', f
   });
 });
 
-describe('the kit\'s shell reaches a mongodb+srv name that only the system\'s resolver knows, as mongosh does', function () {
+describe('the kit and its shell reach a mongodb+srv name that only the system\'s resolver knows, as mongosh does', function () {
   this.timeout(120000);
   let ns;
   let dir;
@@ -242,6 +242,32 @@ describe('the kit\'s shell reaches a mongodb+srv name that only the system\'s re
       `db = connect(${JSON.stringify(SRV_URI)}); print(JSON.stringify({ ok: db.runCommand({ ping: 1 }).ok, uri: db.getMongo().getURI().split('?')[0] }))`]);
     assert.equal(mongosh.code, 0, mongosh.out);
     assert.deepEqual(JSON.parse(mongosh.out.trim().split('\n').pop()), JSON.parse(kit.out.trim().split('\n').pop()), 'mongosh, the same way');
+  });
+
+  it('runs the fixture through that name: the kit\'s own clients (its checks, lease, stats, calibration) and its shell alike', async () => {
+    const { BIN } = require('../helpers/cli');
+    const { FIXTURE_SHELL_DIR } = require('../helpers/fixture');
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-srv-run-'));
+    try {
+      const child = ns.spawnInside(process.execPath, [BIN, '--server', `srv=${SRV_URI}`, '--size', 'smoke', '--set', 'DOCS=21', '--set', 'UPDATES=5',
+        '--set', 'REMOVES=2', '--set', 'INSERTS=2', '--passes', '1', '--yes', '--out', out], {
+        cwd: path.join(__dirname, '..', '..'),
+        // every Node process of the run, the shells included, without Node's own resolver
+        env: { ...process.env, CLASSICS_SHELL_DIR: FIXTURE_SHELL_DIR, NODE_OPTIONS: `--require ${NODE_DNS_OFF}` },
+      });
+      let said = '';
+      child.stdout.on('data', (d) => { said += d; });
+      child.stderr.on('data', (d) => { said += d; });
+      const code = await new Promise((resolve) => { child.on('exit', resolve); });
+      assert.equal(code, 0, said);
+      const run = readRun(out);
+      assert.deepEqual(run.failures, []);
+      assert.equal(run.servers[0].product, 'FerretDB');
+      assert.ok(run.measurements.some((m) => m.step === 'pass'), 'the shell measured');
+      assert.equal(run.calibrations.length, 1, 'the calibration, its driver process too');
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('gives the scripts\' private client one mongos of an SRV name: srvMaxHosts=1 resolves', async () => {

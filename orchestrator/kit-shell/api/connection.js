@@ -10,7 +10,7 @@
 // here, nor its second try without the system's certificates after a certificate error.
 const dns = require('node:dns');
 const { MongoClient } = require('mongodb');
-const { ConnectionString } = require('mongodb-connection-string-url');
+const { reachable, resolveSrvUri, trustedCAs, usesTls } = require('../../servers/reach');
 const { generateConnectionInfoFromCliArgs, mapCliToDriver } = require('@mongosh/arg-parser');
 
 const DRIVER_INFO = Object.freeze({ name: 'mongo-classics kit-shell' });
@@ -66,63 +66,11 @@ async function connectFailFast(client) {
   }
 }
 
-/**
- * The system's resolver, then Node's: os-dns-native's withNodeFallback, which asks the operating
- * system (getaddrinfo's res_query, so /etc/resolv.conf, nsswitch and a corporate resolver as every
- * other program sees them) and, where that fails, Node's c-ares; Node's alone where the native
- * module cannot load.
- */
-function systemResolver() {
-  try {
-    return require('os-dns-native').withNodeFallback;
-  } catch {
-    return dns;
-  }
-}
-
-/**
- * A mongodb+srv URI as the mongodb:// URI its SRV and TXT records name, resolved as mongosh
- * resolves it (devtools-connect's resolveMongodbSrv: resolve-mongodb-srv over the system's
- * resolver); srvMaxHosts keeps that many of the hosts. Any other URI as it is.
- * @param resolver { resolveSrv, resolveTxt } in Node's callback style
- */
-async function resolveSrvUri(connectionString, resolver = systemResolver()) {
-  if (!/^mongodb\+srv:\/\//i.test(connectionString)) return connectionString;
-  return require('resolve-mongodb-srv')(connectionString, { dns: resolver });
-}
-
-/** Whether a resolved URI (or the options beside it) asks for TLS: tls=true, ssl=true. */
-function usesTls(connectionString, driverOptions = {}) {
-  if (driverOptions.tls === true || driverOptions.ssl === true) return true;
-  try {
-    const params = new ConnectionString(connectionString).searchParams;
-    return ['tls', 'ssl'].some((k) => String(params.get(k)).toLowerCase() === 'true');
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The certificate authorities a TLS connection trusts, as mongosh's: the system's store merged
- * with Node's own and any tlsCAFile the URI names (devtools-proxy-support's systemCA, on the
- * system-ca package); null where the connection uses no TLS.
- */
-async function trustedCAs(connectionString, driverOptions = {}) {
-  if (!usesTls(connectionString, driverOptions)) return null;
-  const { systemCA } = require('@mongodb-js/devtools-proxy-support');
-  let tlsCAFile = driverOptions.tlsCAFile;
-  try { tlsCAFile ??= new ConnectionString(connectionString).searchParams.get('tlsCAFile') || undefined; } catch { /* the driver says what is wrong */ }
-  const { ca } = await systemCA({ ca: driverOptions.ca, tlsCAFile });
-  return ca;
-}
-
 /** A connected MongoClient for a normalised connection string and driver options. */
 async function openClient({ connectionString, driverOptions }) {
-  const uri = await resolveSrvUri(connectionString);
-  const ca = await trustedCAs(uri, driverOptions);
+  const { uri, options } = await reachable(connectionString, driverOptions);
   const client = new MongoClient(uri, {
-    ...driverOptions,
-    ...(ca ? { ca } : {}),
+    ...options,
     allowPartialTrustChain: true,
     lookup: ipv4FirstLookup,
     driverInfo: DRIVER_INFO,
