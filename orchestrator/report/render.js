@@ -58,9 +58,12 @@ function deploymentText(s) {
   const parts = [markdownText(topologyWords(s))];
   const wc = s.defaultWriteConcern;
   if (wc) {
-    // the scripts name w:0 or w:1 on every write they time (their records' writeConcern says
-    // which), so the default reaches only their untimed writes
-    parts.push(`a write that names no w gets w:${wc.w}${wc.source ? ` (${wc.source} default)` : ''}; every write the scripts time names its own w:0 or w:1, as the article's client did (each record's writeConcern), so the default reaches only their untimed writes`);
+    const names = `a write that names no w gets w:${wc.w}${wc.source ? ` (${wc.source} default)` : ''}`;
+    // the scripts name w:0 or w:1 on every write they time since the records name topologyText
+    // too; before, trade-candles' loads and many-keys' inserts named none and took this default
+    parts.push(s.topologyText
+      ? `${names}; every write the scripts time names its own w:0 or w:1, as the article's client did (each record's writeConcern), so the default reaches only their untimed writes`
+      : `${names}, and so did the writes of this run's scripts that named none (trade-candles' loads, many-keys' inserts), whatever their records' writeConcern says`);
   }
   if (topologyKey(s) === 'sharded' || s.atlas?.shape === 'sharded') {
     parts.push('the kit shards none of its collections, as the articles had none: each lives whole on its database\'s primary shard, so every figure is that one shard\'s, through mongos');

@@ -210,3 +210,42 @@ describe('whether the network, not the server, decided a step', () => {
     assert.equal(networkShare(far, [{ hrMs: 1800, ops: 100 }]).share, 1);
   });
 });
+
+describe('the run\'s description of a cluster', () => {
+  const { renderReport } = require('../../orchestrator/report/render');
+  const os = require('node:os');
+
+  /** summary.md of a run folder holding one crafted server record. */
+  async function summaryOf(server) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-describe-'));
+    try {
+      const lines = [
+        { type: 'run', runId: 'r', startedAt: '2026-01-01T00:00:00Z', params: { scenarios: [], servers: [server.server], size: 'smoke', sizes: {}, passes: {}, overrides: {} }, kit: { version: '0.1.0' }, machine: { cores: 2, cpu: 'x', memoryBytes: 1, platform: 'linux' } },
+        { type: 'server', spec: `${server.server}=mongodb://h/`, description: 'mongodb://h/', startedByKit: false, product: 'MongoDB', version: '8.0.4', ...server },
+        { type: 'end', status: 'ok', failures: 0 },
+      ];
+      fs.writeFileSync(path.join(dir, 'results.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      await renderReport([dir], [], { draw: false });
+      return fs.readFileSync(path.join(dir, 'summary.md'), 'utf8');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('names a default write concern beside the one every timed write names, with the round trip in the servers\' table', async () => {
+    const summary = await summaryOf({ server: 'rs', topology: 'replicaSet', topologyText: 'replica set (3 members)', defaultWriteConcern: { w: 'majority', source: 'implicit' }, roundTripMs: 0.412 });
+    assert.match(summary, /^- rs: replica set \(3 members\); a write that names no w gets w:majority \(implicit default\); every write the scripts time names its own w:0 or w:1/m);
+    assert.match(summary, /\| rs \|.*\| no \| 0\.412 ms \|/);
+  });
+
+  it('says of a mongos that its collections live whole on one shard', async () => {
+    const summary = await summaryOf({ server: 'cluster', topology: 'sharded', topologyText: 'sharded cluster (mongos)', collectionsSharded: false });
+    assert.match(summary, /^- cluster: sharded cluster \(mongos\); the kit shards none of its collections/m);
+  });
+
+  it('never calls an old run\'s default writes w:1 (a record from before the scripts named w:1 everywhere)', async () => {
+    const summary = await summaryOf({ server: 'old', topology: 'replica set (3 members)', defaultWriteConcern: { w: 'majority', source: 'implicit' } });
+    assert.match(summary, /^- old: replica set \(3 members\); a write that names no w gets w:majority \(implicit default\), and so did the writes of this run's scripts that named none/m);
+    assert.doesNotMatch(summary, /stay as the articles had them/);
+  });
+});
