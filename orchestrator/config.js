@@ -118,6 +118,8 @@ function resolveConfig(env = process.env) {
     databases: KIT_DATABASES,
     // a URI server must answer within this or the run does not start
     serverSelectionTimeoutMs: 8000,
+    // pings whose median is a server record's roundTripMs (odd, so the median is one of them)
+    roundTripPings: 11,
   };
   for (const v of VARIABLES) {
     const text = env[v.name];

@@ -17,7 +17,7 @@ const { markdownText } = require('./escape');
 const md = markdownText;
 const { writeHtmlReport } = require('./html');
 const { verdictsMarkdown } = require('./verdicts-markdown');
-const { serverKind } = require('../results/records');
+const { serverKind, topologyKey, topologyWords } = require('../results/records');
 const { buildReportModel } = require('./model');
 const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
@@ -42,17 +42,40 @@ function describeRun(run, servers) {
     `Machine: ${md(m.cores)} × ${md(m.cpu)}, ${formatBytes(m.memoryBytes)} memory, ${md(m.platform)}${m.glibc ? `, glibc ${md(m.glibc)}` : ''}${m.transparentHugePages?.enabled ? `; transparent huge pages ${md(m.transparentHugePages.enabled)} (defrag ${md(m.transparentHugePages.defrag ?? '–')})` : ''}.`,
     `Parameters: scenarios ${md(run.params.scenarios.join(', '))}; workers ${md(run.params.workers ?? '–')}; ${(run.params.repeat || 1) > 1 ? `each scenario run ${md(run.params.repeat)} times per server${run.params.warmup ? ' after a warm-up run that is not counted' : ''}, tables showing the median [min–max, coefficient of variation] and charts the min–max band` : 'one run per scenario and server'}; overrides ${md(Object.entries(run.params.overrides || {}).map(([k, v]) => `${k}=${v}`).join(' ')) || 'none'}; keep data ${run.params.keepData ? 'yes' : 'no'}.`,
     '',
-    '| server | what | version | storage | started by the kit |',
-    '|---|---|---|---|---|',
-    ...servers.map((s) => `| ${md(s.server)} | ${md(s.description)} | ${md(`${s.product ?? ''} ${s.version ?? ''}`)} | ${md(s.engine ?? '–')} | ${s.startedByKit ? 'yes' : 'no'} |`),
+    '| server | what | version | storage | started by the kit | round trip |',
+    '|---|---|---|---|---|---|',
+    ...servers.map((s) => `| ${md(s.server)} | ${md(s.description)} | ${md(`${s.product ?? ''} ${s.version ?? ''}`)} | ${md(s.engine ?? '–')} | ${s.startedByKit ? 'yes' : 'no'} | ${Number.isFinite(s.roundTripMs) ? `${formatValue(s.roundTripMs)} ms` : '–'} |`),
   ];
   // the topology, and what a write that names no w gets there (w:majority on a replica set)
-  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${md(s.server)}: ${md(s.topology)}${s.defaultWriteConcern ? `; a write that names no w gets w:${md(s.defaultWriteConcern.w)}${s.defaultWriteConcern.source ? ` (${md(s.defaultWriteConcern.source)} default)` : ''}, the scripts' own w:0 and w:1 stay as the articles had them` : ''}${s.allocator?.GLIBC_TUNABLES ? `; started with GLIBC_TUNABLES=${md(s.allocator.GLIBC_TUNABLES)}` : ''}`);
+  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => `- ${md(s.server)}: ${deploymentText(s)}`);
   if (deployed.length) lines.push('', ...deployed);
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
   const warned = servers.flatMap((s) => [].concat(s.warnings || []).map((w) => `- ${md(s.server)} warned at start-up: ${md(w)}`));
   if (warned.length) lines.push('', ...warned);
   return lines.join('\n');
+}
+
+/**
+ * A MongoDB server's deployment in words, for the run's description: its topology; the default
+ * write concern, beside the one every timed write names; on a mongos, where the collections
+ * live; the allocator setting. (The round trip is in the servers' table.)
+ */
+function deploymentText(s) {
+  const parts = [markdownText(topologyWords(s))];
+  const wc = s.defaultWriteConcern;
+  if (wc) {
+    const names = `a write that names no w gets w:${markdownText(wc.w)}${wc.source ? ` (${markdownText(wc.source)} default)` : ''}`;
+    // the scripts name w:0 or w:1 on every write they time since the records name topologyText
+    // too; before, trade-candles' loads and many-keys' inserts named none and took this default
+    parts.push(s.topologyText
+      ? `${names}; every write the scripts time names its own w:0 or w:1, as the article's client did (each record's writeConcern), so the default reaches only their untimed writes`
+      : `${names}, and so did the writes of this run's scripts that named none (trade-candles' loads, many-keys' inserts), whatever their records' writeConcern says`);
+  }
+  if (topologyKey(s) === 'sharded' || s.atlas?.shape === 'sharded') {
+    parts.push('the kit shards none of its collections, as the articles had none: each lives whole on its database\'s primary shard, so every figure is that one shard\'s, through mongos');
+  }
+  if (s.allocator?.GLIBC_TUNABLES) parts.push(`started with GLIBC_TUNABLES=${markdownText(s.allocator.GLIBC_TUNABLES)}`);
+  return parts.join('; ');
 }
 
 /** What each shell adds per operation on each server, so the server's time can be told from the shell's. */
@@ -161,8 +184,8 @@ function topologyNoteFor(scenario, server) {
   const kind = serverKind(server);
   const entry = scenario.servers?.[kind]?.topologies ? scenario.servers[kind] : scenario.servers?.[String(kind).split(':')[0]];
   const topologies = entry?.topologies || {};
-  const note = topologies[server.topology] ?? topologies[String(server.topology || '').replace(/ \(.*\)$/, '')];
-  return note || '';
+  // an old record's words ("replica set (1 member)") or a new record's key
+  return topologies[topologyKey(server)] || '';
 }
 
 /** Whether a scenario's tables or charts show the server's own time (serverMs). */

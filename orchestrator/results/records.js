@@ -32,6 +32,30 @@ function serverKind(server) {
   return null;
 }
 
+/** The topology keys a server record holds (servers/deployment.js), as a scenario's notes key them. */
+const TOPOLOGY_KEYS = ['standalone', 'replicaSet', 'sharded', 'atlas'];
+
+/**
+ * A server record's topology as a key (standalone, replicaSet, sharded, atlas), null where it
+ * names none. Records written before the keys held the words ("replica set (1 member)",
+ * "sharded cluster (mongos)"), which old run folders still hold.
+ */
+function topologyKey(server) {
+  const topology = String(server?.topology ?? '');
+  if (TOPOLOGY_KEYS.includes(topology)) return topology;
+  if (/^replica set/.test(topology)) return 'replicaSet';
+  if (/^sharded/.test(topology)) return 'sharded';
+  return topology ? topology : null;
+}
+
+/** The topology in words: the record's own (topologyText), or what an older record held. */
+function topologyWords(server) {
+  if (server?.topologyText) return String(server.topologyText);
+  const topology = server?.topology;
+  if (!topology) return null;
+  return { replicaSet: 'replica set', sharded: 'sharded cluster (mongos)', atlas: 'Atlas' }[topology] ?? String(topology);
+}
+
 /**
  * Fields whose value is a clock's reading or made from one: times (…Ms, …Us, …Seconds, ms,
  * seconds), moments (…At), rates and ratios of times (…Rate, …PerSecond, rate, speedup…, growth),
@@ -69,12 +93,19 @@ const CACHE_FIELDS = ['cacheReadPages', 'cacheReadBytes', 'cachePagesPerQuery'];
  * in its own time: sizesEstimated): what two runs of one workload must agree on, whatever the shell.
  */
 function withoutTimings(value) {
-  if (Array.isArray(value)) return value.map(withoutTimings);
-  if (!value || typeof value !== 'object') return value;
-  const timeDependentBytes = value.workers > 1 || value.sizesEstimated === true;
-  return Object.fromEntries(Object.entries(value)
-    .filter(([k]) => !TIMING_FIELD.test(k) && !CACHE_FIELDS.includes(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
-    .map(([k, v]) => [k, withoutTimings(v)]));
+  return stripTimings(value, false);
 }
 
-module.exports = { matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD };
+function stripTimings(value, bytesDependOnTime) {
+  if (Array.isArray(value)) return value.map((v) => stripTimings(v, bytesDependOnTime));
+  if (!value || typeof value !== 'object') return value;
+  // a record's shards (through mongos) hold its bytes too, and depend on time as the record's do
+  const timeDependentBytes = bytesDependOnTime || value.workers > 1 || value.sizesEstimated === true;
+  return Object.fromEntries(Object.entries(value)
+    .filter(([k]) => !TIMING_FIELD.test(k) && !CACHE_FIELDS.includes(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
+    .map(([k, v]) => [k, stripTimings(v, timeDependentBytes)]));
+}
+
+module.exports = {
+  matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD, TOPOLOGY_KEYS, topologyKey, topologyWords,
+};

@@ -10,8 +10,8 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { MongoClient } = require('mongodb');
 const { startServer, describeServer } = require('../servers/start');
+const { reachingClient } = require('../servers/reach');
 const { ResultsLog } = require('../results/writer');
 const { RESULTS_FILE } = require('../results/reader');
 const { serverKind } = require('../results/records');
@@ -76,10 +76,19 @@ async function prepareServer({ spec, options, results, progress, logDir, config 
     options.log(`FAILED to start ${spec.name}: ${errorText(err)}`);
     return null;
   }
-  const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
+  let client;
+  try {
+    client = await reachingClient(server.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
+  } catch (err) {
+    // a mongodb+srv name that no resolver knows now: said as a start that failed
+    await server.stop();
+    results.append({ type: 'failure', server: spec.name, step: 'start', error: errorText(err) });
+    options.log(`FAILED to reach ${spec.name}: ${errorText(err)}`);
+    return null;
+  }
   const ready = { spec, server, client, calibration: null, stopped: false };
   try {
-    const info = await describeServer(client, server);
+    const info = await describeServer(client, server, { pings: config.roundTripPings });
     Object.assign(server, info);
     results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...info });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);

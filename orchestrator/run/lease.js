@@ -14,6 +14,8 @@ const os = require('node:os');
 const { ServerBusyError, UsageError } = require('../errors');
 const { KIT_DATABASES, DB_PREFIX } = require('../config');
 const { isRefused, refusalText } = require('./ownership');
+const { isTierRefusal } = require('../servers/atlas');
+const { reachingClient } = require('../servers/reach');
 
 const LEASE_DB = KIT_DATABASES.lease;
 const TTL_MS = 30000;
@@ -44,6 +46,8 @@ async function acquireLease(client, { serverName, runId, ttlMs = TTL_MS, onLost 
       break;
     } catch (err) {
       if (isRefused(err)) {
+        // an Atlas tier's refusal is no missing privilege: no role would change it
+        if (isTierRefusal(err)) throw new UsageError(`server '${serverName}' refused the kit its lease database ${LEASE_DB} (${refusalText(err)}): run the kit on an M10 or larger cluster`);
         throw new UsageError(`server '${serverName}' refused the kit its lease database ${LEASE_DB} (${refusalText(err)}): the user needs readWrite on ${LEASE_DB}, on ${KIT_DATABASES.calibration} and on each scenario's ${DB_PREFIX}* database, or readWriteAnyDatabase`);
       }
       if (PASSING.has(err.code) && attempt < 5) { await wait(200 * attempt); continue; }
@@ -87,7 +91,6 @@ async function acquireLease(client, { serverName, runId, ttlMs = TTL_MS, onLost 
  * a busy server refuses the run at once. Resolves to a function that releases them all.
  */
 async function leaseUserServers(specs, { runId, serverSelectionTimeoutMs }) {
-  const { MongoClient } = require('mongodb');
   const held = [];
   const releaseAll = async () => {
     for (const h of held.splice(0)) {
@@ -97,7 +100,7 @@ async function leaseUserServers(specs, { runId, serverSelectionTimeoutMs }) {
   };
   try {
     for (const spec of specs.filter((s) => s.kind === 'uri')) {
-      const client = new MongoClient(spec.uri, { serverSelectionTimeoutMS: serverSelectionTimeoutMs });
+      const client = await reachingClient(spec.uri, { serverSelectionTimeoutMS: serverSelectionTimeoutMs });
       try {
         held.push({ client, lease: await acquireLease(client, { serverName: spec.name, runId }) });
       } catch (err) {

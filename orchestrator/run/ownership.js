@@ -7,25 +7,32 @@
 // turns a measured scenario into a failed one.
 const { ClassicsError, NotOursError } = require('../errors');
 const { OWNER_MARK: MARK_COLLECTION } = require('../config');
+const { isTierRefusal } = require('../servers/atlas');
 
 const MARK_ID = 'mongo-classics';
 
 /**
- * Whether the server refused an operation for want of a privilege: mongod answers code 13
- * (Unauthorized) to a command the user's roles do not allow; Atlas's shared and Flex tiers answer
- * through a proxy, with code 8000 (AtlasError) and "user is not allowed to do action [...]" or
- * "(Unauthorized) not authorized on ...".
+ * Whether the server refused an operation the kit can go on without: for want of a privilege
+ * (mongod answers code 13, Unauthorized, to a command the user's roles do not allow; Atlas's
+ * shared and Flex tiers answer through a proxy, with code 8000, AtlasError, and "user is not
+ * allowed to do action [...]" or "(Unauthorized) not authorized on ..."), or because an Atlas tier
+ * does not allow the command at all (servers/atlas.js isTierRefusal), which no role would change.
  */
 function isRefused(err) {
   if (!err) return false;
   if (err.code === 13 || err.codeName === 'Unauthorized') return true;
-  if (err.code === 8000 || err.codeName === 'AtlasError') return /not allowed|not authori[sz]ed|unauthori[sz]ed/i.test(err.message || '');
+  if (err.code === 8000 || err.codeName === 'AtlasError') return isTierRefusal(err) || /not allowed|not authori[sz]ed|unauthori[sz]ed/i.test(err.message || '');
   return false;
 }
 
-/** The refusal in a few words: the server's code name, or its message's first line. */
+/**
+ * The refusal in a few words: the server's code name, or its message's first line; an Atlas
+ * tier's refusal says it is the tier's, so that it never reads as a missing privilege.
+ */
 function refusalText(err) {
-  return err.codeName && err.codeName !== 'AtlasError' ? err.codeName : String(err.message || err).split('\n')[0];
+  const said = String(err.message || err).split('\n')[0];
+  if (isTierRefusal(err)) return `this Atlas tier does not allow it: ${said}`;
+  return err.codeName && err.codeName !== 'AtlasError' ? err.codeName : said;
 }
 
 function assertPrefixed(name, prefix) {
@@ -34,6 +41,7 @@ function assertPrefixed(name, prefix) {
 
 /** What to say when the user may not use one of the kit's databases at all. */
 function notAllowed(name, err) {
+  if (isTierRefusal(err)) return new ClassicsError(`the server refused the kit its database ${name} (${refusalText(err)}): no role changes what a tier allows; run the kit on an M10 or larger cluster`, { cause: err });
   return new ClassicsError(`the server refused the kit its database ${name} (${refusalText(err)}): the user needs readWrite on ${name}, or readWriteAnyDatabase`, { cause: err });
 }
 

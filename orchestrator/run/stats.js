@@ -9,30 +9,98 @@ const { isRefused, refusalText } = require('./ownership');
 // The primary, whatever the URI's read preference: the writes and the up-to-date files are there.
 const PRIMARY = { readPreference: 'primary' };
 
+/**
+ * A collection's storage stats in one shape, whatever answered: { whole (the collection's
+ * figures, summed over shards where there are several), shards ({ shardName: that shard's
+ * figures }, or null on a server without shards), sharded and primaryShard (where the server
+ * says them) }. Through mongos, collStats sums count, size, storageSize and totalIndexSize over
+ * the shards but copies wiredTiger from the first shard only and drops freeStorageSize
+ * (src/mongo/s/commands/cluster_coll_stats_cmd.cpp), and $collStats answers one document per
+ * shard, each naming it, without `sharded` (SERVER-78732): the shards' own figures are kept, and
+ * the sums the server did not make are made here.
+ */
 async function rawStats(db, name) {
+  let err;
   try {
-    return await db.command({ collStats: name });
-  } catch (err) {
-    // collStats is deprecated since MongoDB 6.2; $collStats carries the same storageStats.
-    const [doc] = await db.collection(name).aggregate([{ $collStats: { storageStats: {} } }], PRIMARY).toArray();
-    if (!doc) throw err;
-    return doc.storageStats;
+    const raw = await db.command({ collStats: name });
+    if (!raw.shards || typeof raw.shards !== 'object') return { whole: raw, shards: null };
+    return { whole: raw, shards: raw.shards, sharded: raw.sharded === true, primaryShard: raw.primary ?? null };
+  } catch (e) {
+    err = e;
   }
+  // collStats is deprecated since MongoDB 6.2; $collStats carries the same storageStats.
+  const docs = await db.collection(name).aggregate([{ $collStats: { storageStats: {} } }], PRIMARY).toArray();
+  if (!docs.length) throw err;
+  return fromCollStatsStage(docs);
 }
 
-function engineFields(raw) {
+/** $collStats' documents in rawStats' shape: one plain document, or one per shard (through mongos). */
+function fromCollStatsStage(docs) {
+  if (docs.length === 1 && docs[0].shard === undefined) return { whole: docs[0].storageStats, shards: null };
+  const shards = Object.fromEntries(docs.map((d, i) => [d.shard ?? `shard ${i + 1}`, d.storageStats || {}]));
+  // several documents: the collection is sharded; one, through mongos, does not say which
+  return { whole: sumShards(shards), shards, ...(docs.length > 1 ? { sharded: true } : {}) };
+}
+
+const SUMMED = ['count', 'size', 'storageSize', 'totalIndexSize', 'freeStorageSize'];
+
+/** The shards' figures as one collection's: counts and bytes summed, the mean size weighted, nindexes the most any shard has. */
+function sumShards(shards) {
+  const per = Object.values(shards);
+  const whole = {};
+  for (const field of SUMMED) {
+    const values = per.map((s) => s[field]).filter((v) => v !== undefined && v !== null).map(Number);
+    if (values.length) whole[field] = values.reduce((a, b) => a + b, 0);
+  }
+  if (whole.count > 0 && Number.isFinite(whole.size)) whole.avgObjSize = whole.size / whole.count;
+  const nindexes = per.map((s) => s.nindexes).filter(Number.isFinite);
+  if (nindexes.length) whole.nindexes = Math.max(...nindexes);
+  const first = per[0] || {};
+  for (const field of ['paddingFactor', 'userFlags']) if (first[field] !== undefined) whole[field] = first[field];
+  return whole;
+}
+
+/** WiredTiger's figures of one collection (or one shard's part of it). */
+function wiredTigerFields(wt) {
+  const fields = {};
+  if (!wt) return fields;
+  const reusable = wt['block-manager']?.['file bytes available for reuse'];
+  if (reusable !== undefined) fields.reusableBytes = Number(reusable);
+  const compressor = /block_compressor=(\w*)/.exec(wt.creationString || '');
+  if (compressor) fields.blockCompressor = compressor[1] || 'none';
+  return fields;
+}
+
+/**
+ * The fields that tell engines apart. With shards, each shard's WiredTiger figures are read from
+ * that shard (mongos keeps the first shard's only): reusable bytes and free storage summed, the
+ * block compressor named once where every shard has the same one, else each shard's.
+ */
+function engineFields(raw, shards = null) {
   const fields = {};
   if (raw.paddingFactor !== undefined) fields.paddingFactor = raw.paddingFactor;
   if (raw.userFlags !== undefined) fields.userFlags = raw.userFlags;
-  if (raw.freeStorageSize !== undefined) fields.freeStorageSize = raw.freeStorageSize;
-  const wt = raw.wiredTiger;
-  if (wt) {
-    const reusable = wt['block-manager']?.['file bytes available for reuse'];
-    if (reusable !== undefined) fields.reusableBytes = reusable;
-    const compressor = /block_compressor=(\w*)/.exec(wt.creationString || '');
-    if (compressor) fields.blockCompressor = compressor[1] || 'none';
+  if (!shards) {
+    if (raw.freeStorageSize !== undefined) fields.freeStorageSize = raw.freeStorageSize;
+    return { ...fields, ...wiredTigerFields(raw.wiredTiger) };
   }
+  const per = Object.values(shards).map((s) => ({ ...wiredTigerFields(s.wiredTiger), freeStorageSize: s.freeStorageSize }));
+  for (const field of ['freeStorageSize', 'reusableBytes']) {
+    const values = per.map((s) => s[field]).filter((v) => v !== undefined && v !== null).map(Number);
+    if (values.length) fields[field] = values.reduce((a, b) => a + b, 0);
+  }
+  const compressors = [...new Set(per.map((s) => s.blockCompressor).filter(Boolean))];
+  if (compressors.length) fields.blockCompressor = compressors.join(', ');
   return fields;
+}
+
+/** Each shard's own figures, for the record: { shardName: { count, size, storageSize, ... } }. */
+function shardFigures(shards) {
+  return Object.fromEntries(Object.entries(shards).map(([name, s]) => {
+    const figures = {};
+    for (const field of [...SUMMED, 'avgObjSize', 'nindexes']) if (s[field] !== undefined && s[field] !== null) figures[field] = Number(s[field]);
+    return [name, { ...figures, ...wiredTigerFields(s.wiredTiger) }];
+  }));
 }
 
 /**
@@ -62,22 +130,27 @@ async function readCollectionStats(db, name, { exists = null, say = () => {} } =
     if (!isRefused(err)) throw err;
     say(`the server refused a count (${refusalText(err)}): counts are not checked`);
   }
+  const whole = raw?.whole;
   return {
     ...(count === undefined ? {} : { count }),
-    ...(raw ? {
-      size: raw.size,
-      storageSize: raw.storageSize,
-      totalIndexSize: raw.totalIndexSize,
-      avgObjSize: raw.avgObjSize,
-      nindexes: raw.nindexes,
-      ...engineFields(raw),
+    ...(whole ? {
+      size: whole.size,
+      storageSize: whole.storageSize,
+      totalIndexSize: whole.totalIndexSize,
+      avgObjSize: whole.avgObjSize,
+      nindexes: whole.nindexes,
+      ...engineFields(whole, raw.shards),
     } : {}),
+    // through mongos: whether the collection is sharded, its database's primary shard, and each shard's own figures
+    ...(raw?.sharded === undefined ? {} : { sharded: raw.sharded }),
+    ...(raw?.primaryShard ? { primaryShard: raw.primaryShard } : {}),
+    ...(raw?.shards ? { shards: shardFigures(raw.shards) } : {}),
   };
 }
 
 /** The fields readCollectionStats adds to a measurement (the rest of a record is what the script printed). */
 const STATS_FIELDS = ['count', 'size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'nindexes', 'paddingFactor', 'userFlags',
-  'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sizesAt', 'sizesEstimated', 'expectedCount', 'countOk'];
+  'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sharded', 'primaryShard', 'shards', 'sizesAt', 'sizesEstimated', 'expectedCount', 'countOk'];
 
 /**
  * What the sizes of a server stand for. WiredTiger writes a table's blocks at checkpoints (every
@@ -129,4 +202,6 @@ async function collectionExists(db, name) {
   }
 }
 
-module.exports = { readCollectionStats, collectionExists, checkpointPolicy, settleSizes, STATS_FIELDS };
+module.exports = {
+  readCollectionStats, collectionExists, checkpointPolicy, settleSizes, STATS_FIELDS, rawStats, engineFields, sumShards,
+};

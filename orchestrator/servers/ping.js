@@ -1,9 +1,9 @@
 'use strict';
-const { MongoClient } = require('mongodb');
+const { reachingClient } = require('./reach');
 
 /** Connects, pings and closes: resolves when a server answers within timeoutMs. */
 async function pingServer(uri, timeoutMs) {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
+  const client = await reachingClient(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
   try {
     await client.connect();
     await client.db('admin').command({ ping: 1 });

@@ -1,6 +1,7 @@
 'use strict';
 // Starts (or reaches) the server a spec names and says what it is.
 const debug = require('debug')('classics:servers');
+const { reachingClient } = require('./reach');
 const { UsageError, ServerStartError } = require('../errors');
 const { onCleanup } = require('../processes');
 const { startMongod, checkMongodSpec } = require('./mongod');
@@ -9,7 +10,8 @@ const { postgresMissing } = require('./postgres');
 const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
 const { compatibilityLine } = require('./versions');
-const { describeDeployment, mongodStartupWarnings } = require('./deployment');
+const { describeDeployment, mongodStartupWarnings, measureRoundTrip } = require('./deployment');
+const { describeAtlas, throttledTierLine } = require('./atlas');
 const { healthCheck } = require('./health');
 
 
@@ -83,7 +85,8 @@ async function startServer(spec, ctx) {
  * Before anything is started, a typo or a server that cannot be had should not cost a run: every
  * URI server must answer, with a version the kit's driver can talk to, every mongod spec must
  * be one that can be had (MONGOMS_SYSTEM_BINARY's version, or a download for this system), and
- * ferretdb2 must be installed (as root, by npm run setup) and the kit run as root.
+ * ferretdb2 must be installed (as root, by npm run setup) and the kit run as root. An Atlas
+ * tier that rations operations (M0, Flex) is refused in one line.
  */
 async function checkReachable(specs, config) {
   for (const spec of specs.filter((s) => s.kind === 'ferretdb2')) {
@@ -106,6 +109,8 @@ async function checkReachable(specs, config) {
       const what = /auth/i.test(err.message) ? 'refused the credentials' : `did not answer within ${config.serverSelectionTimeoutMs / 1000} s`;
       throw new UsageError(`server '${spec.name}' at ${redactUri(spec.uri)} ${what}: ${err.message.split('\n')[0]}`);
     }
+    const refused = await refusalOf(spec, config);
+    if (refused) throw new UsageError(refused);
   }
 }
 
@@ -149,8 +154,12 @@ async function handshake(admin) {
   }
 }
 
-/** Version, wire version, storage engine and flavour, read through the driver. */
-async function describeServer(client, server) {
+/**
+ * Version, wire version, storage engine and flavour, read through the driver; the deployment
+ * (topology, Atlas's tier, default write concern); and the round trip to it (roundTripMs).
+ * @param pings how many pings the round trip is the median of (config.roundTripPings)
+ */
+async function describeServer(client, server, { pings = 11 } = {}) {
   const admin = client.db('admin');
   const build = await admin.command({ buildInfo: 1 });
   const hello = await handshake(admin).catch(() => ({}));
@@ -160,16 +169,37 @@ async function describeServer(client, server) {
     engine = status.storageEngine?.name || null;
   } catch { /* FerretDB answers only part of serverStatus */ }
   const ferretdb = build.ferretdbVersion || (build.ferretdb && build.ferretdb.version) || null;
+  // Atlas is a user's server: one the kit started is not asked
+  const atlas = ferretdb || server.started ? null : await describeAtlas(admin, server.uri);
+  const roundTripMs = await measureRoundTrip(admin, pings);
   return {
     product: ferretdb ? 'FerretDB' : 'MongoDB',
     version: ferretdb || build.version,
     // a number (MongoDB 8.2: 27), not the version string
     wireVersion: Number.isInteger(hello.maxWireVersion) ? hello.maxWireVersion : null,
     engine: engine || server.backend || null,
-    // the topology (standalone, replica set), the default write concern, the allocator setting
-    ...await describeDeployment(admin, hello, server),
+    // the topology (standalone, replica set, sharded, Atlas), the default write concern, the allocator setting
+    ...await describeDeployment(admin, hello, server, atlas),
+    ...(roundTripMs === null ? {} : { roundTripMs }),
     ...(ferretdb ? await ferretdbStartup(admin) : await mongodWarnings(admin)),
   };
+}
+
+/**
+ * The one line that refuses a user's server before anything starts, or null: an Atlas tier
+ * whose operations are rationed (M0, Flex) would have every figure be the ration's.
+ */
+async function refusalOf(spec, config) {
+  let client;
+  try {
+    client = await reachingClient(spec.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
+    await client.connect();
+    return throttledTierLine(spec.name, await describeAtlas(client.db('admin'), spec.uri));
+  } catch {
+    return null; // the ping said it answers; a server that will not say is measured
+  } finally {
+    await client?.close().catch(() => {});
+  }
 }
 
 module.exports = { startServer, checkReachable, describeServer };

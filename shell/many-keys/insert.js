@@ -41,6 +41,9 @@
 //             today's servers such a scan would swamp that cost (WiredTiger hands each 770 KB
 //             document to the matcher; FerretDB decodes each one), so the kit indexes them and
 //             update.js records the update's plan and keys examined.
+//           - Each insertOne names its write concern, { w: 1 }: a write that names none gets
+//             the server's default, w:majority on a replica set of 5.0 and later and on Atlas,
+//             which waits for a majority of members and the journal, where PHP's w:1 did not.
 //           - One JSON line per collection for the orchestrator; SEED swaps Math.random for a
 //             seeded generator (default: Math.random).
 // Sizes:    DOCS documents in `original` (2,000); BUCKET_DOCS in `bucket`: the article's text
@@ -138,6 +141,9 @@ function makeDocument(i, eventnames) {
   };
 }
 
+// PHP's MongoClient acknowledged each insert (w:1): named here, so that a cluster whose default
+// is w:majority (a replica set of 5.0 and later, Atlas) times the same acknowledgement
+var ACKNOWLEDGED = { writeConcern: { w: 1 } };
 var totalDocs = DOCS + BUCKET_DOCS;
 var progressEvery = Math.max(1, Math.floor(totalDocs / 100));
 
@@ -152,7 +158,7 @@ function insertAll(collectionName, count, eventnames, done) {
     var t0 = performance.now();
     var doc = makeDocument(i, eventnames);
     var t1 = performance.now();
-    collection.insertOne(doc);
+    collection.insertOne(doc, ACKNOWLEDGED);
     var t2 = performance.now();
     milliseconds += Math.abs(new Date() - startDate);
     hrMilliseconds += t2 - t0;

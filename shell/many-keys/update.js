@@ -134,14 +134,63 @@ for (var p = 0; p < UPDATES; p++) {
 // sent on the same connection after w:0 writes is answered only once they are applied: the
 // barrier below. mongosh's own `db` draws from a pool, where two writes may take two
 // connections; the timed writes go on a client of their own whose pool holds one connection.
+// Behind several mongos the driver picks a mongos for each operation (a pool of one connection
+// per mongos), so the writes and the barrier could reach two: that client is held to one mongos.
+// A mongos runs a write before it reads the next request on the connection (its write command
+// waits for the shards' answers: src/mongo/s/commands/cluster_write_cmd.cpp), so the barrier
+// holds there as on a mongod; the probe below checks it on each server.
 
-/** A client with a pool of one connection, connected before any clock starts. */
+/** Why the timed writes could not be held to one mongos, once that was tried and failed. */
+var notPinned = null;
+
+/** Whether the shell reached a mongos (its hello says "isdbgrid"). */
+function throughMongos() {
+  var hello = null;
+  try {
+    hello = db.adminCommand({ hello: 1 });
+  } catch (e) { /* a server before 4.4.2 knows only isMaster */ }
+  if (!hello || !hello.ok) {
+    try { hello = db.adminCommand({ isMaster: 1 }); } catch (e) { hello = null; }
+  }
+  return Boolean(hello && hello.msg === 'isdbgrid');
+}
+
+/**
+ * The URI held to one mongos: mongodb+srv keeps one of the hosts DNS lists (srvMaxHosts=1, which
+ * the driver and mongosh's resolver both honour), a host list its first host. A load balancer's
+ * URI names one host and keeps each connection on one mongos already.
+ */
+function oneMongos(uri) {
+  if (/^mongodb\+srv:/i.test(uri)) {
+    var srv = uri.replace(/([?&])srvMaxHosts=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+    return /[?&]loadBalanced=true/i.test(srv) ? srv : srv + (srv.indexOf('?') < 0 ? '?' : '&') + 'srvMaxHosts=1';
+  }
+  var parts = /^(mongodb:\/\/(?:[^@\/?]*@)?)([^\/?]*)(.*)$/.exec(uri);
+  return parts ? parts[1] + parts[2].split(',')[0] + parts[3] : uri;
+}
+
+/**
+ * A client with a pool of one connection to one server, connected before any clock starts. Where
+ * it cannot be held to one mongos, it is the shell's own URI's, and notPinned says why: the probe
+ * then refuses w:0, and acknowledged writes need no barrier.
+ */
 function ownConnection() {
   // the shell's own URI, with any pool size of its own replaced by one connection
-  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
-  var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
-  client.getDB('admin').runCommand({ ping: 1 });
-  return client;
+  var own = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var open = function (uri) {
+    var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+    client.getDB('admin').runCommand({ ping: 1 });
+    return client;
+  };
+  var pinned = throughMongos() ? oneMongos(own) : own;
+  if (pinned === own) return open(own);
+  var client = null;
+  try {
+    client = open(pinned);
+  } catch (e) {
+    notPinned = 'the timed writes could not be held to one mongos (' + e.message + '), so a barrier after w:0 writes could reach another';
+  }
+  return client || open(own);
 }
 
 function closeConnection(client) {
@@ -193,6 +242,7 @@ function unacknowledgedWrites(dbName) {
     closeConnection(client);
   }
   try { db.getCollection(probeName).drop(); } catch (e) { /* nothing to drop */ }
+  if (notPinned !== null) return { outcome: 'refused', w: 1, reason: notPinned + ': the timed writes wait for each answer (w:1)' };
   if (answered !== null) {
     return { outcome: 'refused', w: 1, reason: 'this server answers fire-and-forget (w:0) writes: a command sent after one got ' + answered + ', which desynchronises the driver, so the timed writes wait for each answer (w:1)' };
   }
@@ -233,12 +283,22 @@ function updatePlan(dbHandle, collectionName, q, u, upsert) {
   }
   var planner = res.queryPlanner || {};
   if (planner.winningPlan) {
+    // through mongos the plan is the router's (SINGLE_SHARD, SHARD_WRITE, SHARD_MERGE) with each
+    // shard's own plan in its shards[] (src/mongo/s/cluster_explain.cpp): every shard's plan is
+    // walked, named by its shard, so that a scan on any shard is seen
     var stages = [];
-    var node = planner.winningPlan.queryPlan || planner.winningPlan;
-    while (node) {
-      stages.push(node.stage + (node.indexName ? ' ' + node.indexName : ''));
-      node = node.inputStage || (node.inputStages ? node.inputStages[0] : null);
-    }
+    var walk = function (plan, shard) {
+      var node = plan.queryPlan || plan;
+      while (node && node.stage) {
+        stages.push(shard + node.stage + (node.indexName ? ' ' + node.indexName : ''));
+        if (Array.isArray(node.shards)) {
+          node.shards.forEach(function (s) { walk(s.winningPlan || {}, (s.shardName || 'a shard') + ': '); });
+          return;
+        }
+        node = node.inputStage || (node.inputStages ? node.inputStages[0] : null);
+      }
+    };
+    walk(planner.winningPlan, '');
     var stats = res.executionStats || {};
     var keys = stats.totalKeysExamined === undefined ? null : Number(stats.totalKeysExamined);
     var docs = stats.totalDocsExamined === undefined ? null : Number(stats.totalDocsExamined);
@@ -278,12 +338,19 @@ var sampler = ownConnection();
 var samplerDb = sampler.getDB(DB_NAME);
 print('write concern w:' + unacknowledged.w + ': ' + unacknowledged.reason);
 
-/** The collection's completed writes ($collStats latencyStats), or null where the server keeps none. */
+/**
+ * The collection's completed writes ($collStats latencyStats), or null where the server keeps
+ * none; through mongos one document per shard that holds the collection, summed.
+ */
 function collectionWrites(collectionName) {
   try {
     var rows = samplerDb.getCollection(collectionName).aggregate([{ $collStats: { latencyStats: {} } }]).toArray();
-    var stats = rows.length ? rows[0].latencyStats : null;
-    if (stats && stats.writes && stats.writes.ops !== undefined) return toNumber(stats.writes.ops);
+    var writes = null;
+    rows.forEach(function (row) {
+      var stats = row.latencyStats;
+      if (stats && stats.writes && stats.writes.ops !== undefined) writes = (writes || 0) + toNumber(stats.writes.ops);
+    });
+    return writes;
   } catch (e) { /* a server without $collStats latencyStats */ }
   return null;
 }

@@ -64,14 +64,63 @@ function getRandomInt(min, max) {
 // sent on the same connection after w:0 writes is answered only once they are applied: the
 // barrier below. mongosh's own `db` draws from a pool, where two writes may take two
 // connections; the timed writes go on a client of their own whose pool holds one connection.
+// Behind several mongos the driver picks a mongos for each operation (a pool of one connection
+// per mongos), so the writes and the barrier could reach two: that client is held to one mongos.
+// A mongos runs a write before it reads the next request on the connection (its write command
+// waits for the shards' answers: src/mongo/s/commands/cluster_write_cmd.cpp), so the barrier
+// holds there as on a mongod; the probe below checks it on each server.
 
-/** A client with a pool of one connection, connected before any clock starts. */
+/** Why the timed writes could not be held to one mongos, once that was tried and failed. */
+var notPinned = null;
+
+/** Whether the shell reached a mongos (its hello says "isdbgrid"). */
+function throughMongos() {
+  var hello = null;
+  try {
+    hello = db.adminCommand({ hello: 1 });
+  } catch (e) { /* a server before 4.4.2 knows only isMaster */ }
+  if (!hello || !hello.ok) {
+    try { hello = db.adminCommand({ isMaster: 1 }); } catch (e) { hello = null; }
+  }
+  return Boolean(hello && hello.msg === 'isdbgrid');
+}
+
+/**
+ * The URI held to one mongos: mongodb+srv keeps one of the hosts DNS lists (srvMaxHosts=1, which
+ * the driver and mongosh's resolver both honour), a host list its first host. A load balancer's
+ * URI names one host and keeps each connection on one mongos already.
+ */
+function oneMongos(uri) {
+  if (/^mongodb\+srv:/i.test(uri)) {
+    var srv = uri.replace(/([?&])srvMaxHosts=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+    return /[?&]loadBalanced=true/i.test(srv) ? srv : srv + (srv.indexOf('?') < 0 ? '?' : '&') + 'srvMaxHosts=1';
+  }
+  var parts = /^(mongodb:\/\/(?:[^@\/?]*@)?)([^\/?]*)(.*)$/.exec(uri);
+  return parts ? parts[1] + parts[2].split(',')[0] + parts[3] : uri;
+}
+
+/**
+ * A client with a pool of one connection to one server, connected before any clock starts. Where
+ * it cannot be held to one mongos, it is the shell's own URI's, and notPinned says why: the probe
+ * then refuses w:0, and acknowledged writes need no barrier.
+ */
 function ownConnection() {
   // the shell's own URI, with any pool size of its own replaced by one connection
-  var uri = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
-  var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
-  client.getDB('admin').runCommand({ ping: 1 });
-  return client;
+  var own = db.getMongo().getURI().replace(/([?&])maxPoolSize=[^&]*(&|$)/i, '$1').replace(/[?&]$/, '');
+  var open = function (uri) {
+    var client = new Mongo(uri + (uri.indexOf('?') < 0 ? '?' : '&') + 'maxPoolSize=1');
+    client.getDB('admin').runCommand({ ping: 1 });
+    return client;
+  };
+  var pinned = throughMongos() ? oneMongos(own) : own;
+  if (pinned === own) return open(own);
+  var client = null;
+  try {
+    client = open(pinned);
+  } catch (e) {
+    notPinned = 'the timed writes could not be held to one mongos (' + e.message + '), so a barrier after w:0 writes could reach another';
+  }
+  return client || open(own);
 }
 
 function closeConnection(client) {
@@ -123,6 +172,7 @@ function unacknowledgedWrites(dbName) {
     closeConnection(client);
   }
   try { db.getCollection(probeName).drop(); } catch (e) { /* nothing to drop */ }
+  if (notPinned !== null) return { outcome: 'refused', w: 1, reason: notPinned + ': the timed writes wait for each answer (w:1)' };
   if (answered !== null) {
     return { outcome: 'refused', w: 1, reason: 'this server answers fire-and-forget (w:0) writes: a command sent after one got ' + answered + ', which desynchronises the driver, so the timed writes wait for each answer (w:1)' };
   }

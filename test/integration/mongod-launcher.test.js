@@ -633,7 +633,8 @@ describe('the mongod-rs launcher on mongod (a replica set of one member beside t
       assert.deepEqual(run.failures, []);
       const byName = Object.fromEntries(run.servers.map((s) => [s.server, s]));
       assert.equal(byName.mongod.topology, 'standalone');
-      assert.equal(byName['mongod-rs'].topology, 'replica set (1 member)');
+      assert.equal(byName['mongod-rs'].topology, 'replicaSet');
+      assert.equal(byName['mongod-rs'].topologyText, 'replica set (1 member)');
       assert.equal(byName['mongod-rs'].replicaSet, 'classics-rs');
       assert.equal(byName['mongod-rs'].description, `mongod ${asked}, a replica set of one member`);
       if (Number(asked.split('.')[0]) >= 5) assert.equal(byName['mongod-rs'].defaultWriteConcern?.w, 'majority');

@@ -82,3 +82,45 @@ describe('the kit\'s shell', () => {
     assert.equal(combineCalls([null]), null);
   });
 });
+
+describe('the kit\'s shell connects wherever mongosh does', () => {
+  const { resolveSrvUri, trustedCAs, usesTls } = require('../../orchestrator/kit-shell/api/connection');
+  const tls = require('node:tls');
+
+  /** A resolver in Node's callback style that answers from records, as the system's would. */
+  const resolver = (srv, txt = []) => {
+    const asked = [];
+    return {
+      asked,
+      resolveSrv: (name, cb) => { asked.push(['SRV', name]); cb(null, srv); },
+      resolveTxt: (name, cb) => { asked.push(['TXT', name]); cb(null, txt); },
+    };
+  };
+
+  it('resolves mongodb+srv as mongosh does: SRV and TXT through the resolver it is given, srvMaxHosts honoured, TLS on unless the URI says', async () => {
+    const dns = resolver([{ name: 'a.c0.classics.test', port: 27017 }, { name: 'b.c0.classics.test', port: 27018 }], [['authSource=admin&replicaSet=rs0']]);
+    const uri = await resolveSrvUri('mongodb+srv://u:p@c0.classics.test/classics?appName=x', dns);
+    assert.equal(uri, 'mongodb://u:p@a.c0.classics.test,b.c0.classics.test:27018/classics?appName=x&authSource=admin&replicaSet=rs0&tls=true');
+    assert.deepEqual(dns.asked, [['SRV', '_mongodb._tcp.c0.classics.test'], ['TXT', 'c0.classics.test']]);
+    const one = await resolveSrvUri('mongodb+srv://c0.classics.test/?srvMaxHosts=1&tls=false', resolver([{ name: 'a.c0.classics.test', port: 27017 }, { name: 'b.c0.classics.test', port: 27017 }]));
+    assert.match(one, /^mongodb:\/\/[ab]\.c0\.classics\.test\/\?tls=false$/, 'one mongos of the two, as the scripts ask behind several');
+    assert.equal(await resolveSrvUri('mongodb://h:1/'), 'mongodb://h:1/', 'any other URI as it is');
+  });
+
+  it('falls back from the system\'s resolver to Node\'s, as os-dns-native does for mongosh', () => {
+    const { withNodeFallback } = require('os-dns-native');
+    assert.equal(typeof withNodeFallback.resolveSrv, 'function');
+    assert.equal(typeof withNodeFallback.resolveTxt, 'function');
+  });
+
+  it('trusts the system\'s CA certificates beside Node\'s for TLS (system-ca, through devtools-proxy-support), and adds nothing without TLS', async () => {
+    assert.equal(usesTls('mongodb://h/?tls=true'), true);
+    assert.equal(usesTls('mongodb://h/?ssl=true'), true);
+    assert.equal(usesTls('mongodb://h/'), false);
+    assert.equal(await trustedCAs('mongodb://h/'), null);
+    const ca = await trustedCAs('mongodb://h/?tls=true');
+    const count = (ca.match(/-----BEGIN CERTIFICATE-----/g) || []).length;
+    assert.ok(count >= tls.rootCertificates.length, `${count} certificates, Node's own alone are ${tls.rootCertificates.length}`);
+    assert.ok(ca.includes(tls.rootCertificates[0].trim().split('\n')[1]), 'Node\'s own among them');
+  });
+});

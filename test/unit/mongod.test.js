@@ -209,14 +209,19 @@ describe('mongod-rs: a replica set of one member beside the standalone', () => {
 describe('the topology, default write concern and start-up warnings in the server record', () => {
   const { topologyOf, describeDeployment, warningText } = require('../../orchestrator/servers/deployment');
 
-  it('names the topology from the hello: standalone, replica set (N members), sharded cluster', () => {
+  it('names the topology from the hello, as a key and in words: standalone, replica set (N members), sharded cluster, Atlas', () => {
+    const { topologyText } = require('../../orchestrator/servers/deployment');
     assert.equal(topologyOf({ isWritablePrimary: true, maxWireVersion: 27 }), 'standalone');
-    assert.equal(topologyOf({ isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:27017'] }), 'replica set (1 member)');
-    assert.equal(topologyOf({ setName: 'rs0', hosts: ['a:1', 'b:1', 'c:1'] }), 'replica set (3 members)');
-    assert.equal(topologyOf({ msg: 'isdbgrid' }), 'sharded cluster (mongos)');
+    assert.equal(topologyOf({ isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:27017'] }), 'replicaSet');
+    assert.equal(topologyOf({ msg: 'isdbgrid' }), 'sharded');
+    assert.equal(topologyText({ isWritablePrimary: true }), 'standalone');
+    assert.equal(topologyText({ isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:27017'] }), 'replica set (1 member)');
+    assert.equal(topologyText({ setName: 'rs0', hosts: ['a:1', 'b:1', 'c:1'] }), 'replica set (3 members)');
+    assert.equal(topologyText({ msg: 'isdbgrid' }), 'sharded cluster (mongos)');
+    assert.equal(topologyText({ setName: 'atlas-x', hosts: ['a:1', 'b:1', 'c:1'] }, { tier: 'M10 or larger' }), 'Atlas M10 or larger, replica set (3 members)');
   });
 
-  it('records a replica set\'s default write concern (w:majority, implicit), and no such line for a standalone', async () => {
+  it('records the default write concern of a replica set and of a mongos (w:majority, implicit), none for a standalone; a mongos\'s collections unsharded', async () => {
     const asked = [];
     const admin = {
       command: async (command) => {
@@ -227,13 +232,21 @@ describe('the topology, default write concern and start-up warnings in the serve
     const hello = { isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:1'] };
     const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36' };
     assert.deepEqual(await describeDeployment(admin, hello, { allocator }), {
-      topology: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, allocator,
+      topology: 'replicaSet', topologyText: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, allocator,
     });
-    assert.deepEqual(await describeDeployment(admin, { isWritablePrimary: true }, {}), { topology: 'standalone' });
-    assert.deepEqual(asked, ['getDefaultRWConcern'], 'asked of the replica set only');
+    assert.deepEqual(await describeDeployment(admin, { isWritablePrimary: true }, {}), { topology: 'standalone', topologyText: 'standalone' });
+    assert.deepEqual(await describeDeployment(admin, { isWritablePrimary: true, msg: 'isdbgrid' }, {}), {
+      topology: 'sharded', topologyText: 'sharded cluster (mongos)', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, collectionsSharded: false,
+    });
+    assert.deepEqual(asked, ['getDefaultRWConcern', 'getDefaultRWConcern'], 'asked of the replica set and the mongos, not of the standalone');
+    const atlas = { version: '20260101.0.0', tier: 'M10 or larger', throttled: false, evidence: 'getParameter featureCompatibilityVersion answered' };
+    const onAtlas = await describeDeployment(admin, { msg: 'isdbgrid' }, {}, atlas);
+    assert.equal(onAtlas.topology, 'atlas');
+    assert.deepEqual(onAtlas.atlas, { ...atlas, shape: 'sharded' });
+    assert.equal(onAtlas.topologyText, 'Atlas M10 or larger, sharded cluster (mongos)');
   });
 
-  it('puts them in a mongod\'s server record: the topology, the replica set\'s w:majority default, the allocator setting and mongod\'s startup warnings', async () => {
+  it('puts them in a mongod\'s server record: the topology, the replica set\'s w:majority default, the allocator setting, mongod\'s startup warnings and the round trip', async () => {
     const { describeServer } = require('../../orchestrator/servers/start');
     const warning = { t: { $date: '2026-01-01T00:00:00Z' }, s: 'W', c: 'CONTROL', id: 22120, msg: 'Access control is not enabled for the database', tags: ['startupWarnings'] };
     const answers = {
@@ -242,17 +255,44 @@ describe('the topology, default write concern and start-up warnings in the serve
       serverStatus: { storageEngine: { name: 'wiredTiger' }, ok: 1 },
       getDefaultRWConcern: { defaultWriteConcern: { w: 'majority', wtimeout: 0 }, defaultWriteConcernSource: 'implicit', ok: 1 },
       getLog: { log: [JSON.stringify(warning)] },
+      ping: { ok: 1 },
     };
-    const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
+    const pings = [];
+    const client = { db: () => ({ command: async (c) => { if (c.ping) pings.push(c); return answers[Object.keys(c)[0]]; } }) };
     const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36 (2.35 or later) takes rseq for itself unless told not to' };
-    assert.deepEqual(await describeServer(client, { allocator }), {
+    const { roundTripMs, ...record } = await describeServer(client, { allocator, started: true });
+    assert.ok(roundTripMs >= 0 && roundTripMs < 50, `roundTripMs ${roundTripMs}`);
+    assert.equal(pings.length, 12, 'one ping to settle the connection, then the 11 whose median is the round trip');
+    assert.deepEqual(record, {
       product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger',
-      topology: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' },
+      topology: 'replicaSet', topologyText: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' },
       allocator, warnings: ['Access control is not enabled for the database'],
     });
     answers.hello = { isWritablePrimary: true, maxWireVersion: 27 };
     answers.getLog = { log: [] };
-    assert.deepEqual(await describeServer(client, {}), { product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger', topology: 'standalone' });
+    const { roundTripMs: again, ...standalone } = await describeServer(client, { started: true }, { pings: 3 });
+    assert.ok(again >= 0);
+    assert.equal(pings.length, 12 + 11, 'never fewer than 10 pings (and the settling one)');
+    assert.deepEqual(standalone, { product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger', topology: 'standalone', topologyText: 'standalone' });
+  });
+
+  it('knows Atlas and its tier from what the server says: a throttled one (M0, Flex) is refused in one line', async () => {
+    const { describeAtlas, throttledTierLine, isAtlasUri } = require('../../orchestrator/servers/atlas');
+    const refusing = (message, code = 8000, codeName = 'AtlasError') => async (c) => {
+      if (c.atlasVersion) return { atlasVersion: '20260115.0.0.1', gitVersion: 'x', ok: 1 };
+      throw Object.assign(new Error(message), { code, codeName });
+    };
+    const shared = await describeAtlas({ command: refusing('getParameter is not allowed or the syntax is incorrect, see the Atlas documentation for more information') }, 'mongodb+srv://c0.abcde.mongodb.net/');
+    assert.deepEqual({ tier: shared.tier, throttled: shared.throttled }, { tier: 'M0 or Flex', throttled: true });
+    assert.match(throttledTierLine('atlas', shared), /^server 'atlas' is an Atlas M0 or Flex cluster \(getParameter: getParameter is not allowed.*\): .* run the kit on an M10 or larger cluster$/);
+    const dedicated = await describeAtlas({ command: refusing('not authorized on admin to execute command { getParameter: 1 }', 13, 'Unauthorized') }, 'mongodb://h:27017');
+    assert.deepEqual({ tier: dedicated.tier, throttled: dedicated.throttled, version: dedicated.version }, { tier: 'M10 or larger', throttled: false, version: '20260115.0.0.1' });
+    assert.equal(throttledTierLine('atlas', dedicated), null);
+    const notAtlas = await describeAtlas({ command: async () => { throw Object.assign(new Error('no such command: \'atlasVersion\''), { code: 59 }); } }, 'mongodb://127.0.0.1:27017/');
+    assert.equal(notAtlas, null);
+    assert.ok(isAtlasUri('mongodb+srv://user:pw@cluster0.abcde.mongodb.net/?retryWrites=true'));
+    assert.ok(isAtlasUri('mongodb://ac-x-shard-00-00.abcde.mongodb.net:27017,ac-x-shard-00-01.abcde.mongodb.net:27017/'));
+    assert.ok(!isAtlasUri('mongodb://mongodb.net.example.com:27017/'));
   });
 
   it('writes each of mongod\'s startup warnings as one line with its attributes', () => {
@@ -308,7 +348,9 @@ describe('what a standalone does to a pushed document, in the embedded-comments 
     const standalone = topologyNoteFor(embedded, { spec: 'mongod', product: 'MongoDB', topology: 'standalone' });
     assert.match(standalone, /journals the whole blog, about 1 MB and 10 MB/);
     assert.equal(topologyNoteFor(embedded, { spec: 'mongod:zstd', product: 'MongoDB', topology: 'standalone' }), standalone);
-    assert.equal(topologyNoteFor(embedded, { spec: 'mongod-rs', product: 'MongoDB', topology: 'replica set (1 member)' }), '');
+    assert.equal(topologyNoteFor(embedded, { spec: 'mongod-rs', product: 'MongoDB', topology: 'replica set (1 member)' }), '', 'a record written before the keys');
+    assert.equal(topologyNoteFor(embedded, { spec: 'mongod-rs', product: 'MongoDB', topology: 'replicaSet', topologyText: 'replica set (1 member)' }), '');
+    assert.equal(topologyNoteFor(embedded, { spec: 'prod=mongodb://h', product: 'MongoDB', topology: 'sharded' }), '');
     assert.equal(topologyNoteFor(embedded, { spec: 'ferretdb2', product: 'FerretDB', version: 'v2.7.0', topology: 'standalone' }), '');
   });
 
@@ -322,7 +364,7 @@ describe('what a standalone does to a pushed document, in the embedded-comments 
       assert.deepEqual(scenarioProblems(dir), []);
       const file = path.join(dir, 'scenario.json');
       fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"standalone": "On a standalone', '"standalon": "On a standalone'));
-      assert.match(scenarioProblems(dir).join('\n'), /servers\.mongod\.topologies\.standalon: not a topology \(standalone, replica set/);
+      assert.match(scenarioProblems(dir).join('\n'), /servers\.mongod\.topologies\.standalon: not a topology \(standalone, replicaSet, sharded, atlas\)/);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

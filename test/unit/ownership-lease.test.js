@@ -3,7 +3,8 @@
 // (code 13, Unauthorized) and Atlas's shared and Flex tiers (code 8000, AtlasError) answer them,
 // on stand-in databases that record what the kit asked.
 const assert = require('node:assert/strict');
-const { isRefused, emptyDatabase, claimDatabase, dropOwnedDatabase, MARK_COLLECTION } = require('../../orchestrator/run/ownership');
+const { isRefused, refusalText, emptyDatabase, claimDatabase, dropOwnedDatabase, MARK_COLLECTION } = require('../../orchestrator/run/ownership');
+const { isTierRefusal } = require('../../orchestrator/servers/atlas');
 const { acquireLease } = require('../../orchestrator/run/lease');
 const { ServerBusyError, UsageError, NotOursError } = require('../../orchestrator/errors');
 
@@ -35,6 +36,25 @@ describe('refusals', () => {
     assert.ok(!isRefused(serverError(11000, 'DuplicateKey')));
     assert.ok(!isRefused(new Error('connection closed')));
     assert.ok(!isRefused(undefined));
+  });
+
+  it('tells a tier\'s "not allowed" from a missing privilege, and never words the first as the second', async () => {
+    // the texts Atlas documents ("Unsupported Commands in Atlas") and those it gave before
+    const tier = [
+      serverError(8000, 'AtlasError', 'fsync is not allowed or the syntax is incorrect, see the Atlas documentation for more information'),
+      serverError(8000, 'AtlasError', 'CMD_NOT_ALLOWED: mapreduce'),
+      serverError(8000, 'AtlasError', '{getParameter: 1, featureCompatibilityVersion: ""} not allowed in this atlas tier'),
+    ];
+    for (const err of tier) {
+      assert.ok(isTierRefusal(err), err.message);
+      assert.ok(isRefused(err), 'the kit goes on without it');
+      assert.match(refusalText(err), /^this Atlas tier does not allow it: /);
+    }
+    assert.ok(!isTierRefusal(atlasRefusal()), 'a missing privilege through the proxy');
+    assert.ok(!isTierRefusal(unauthorized()));
+    assert.ok(!isTierRefusal(serverError(8000, 'AtlasError', 'you are over your space quota, using 513 MB of 512 MB')), 'a full quota fails its step');
+    await assert.rejects(claimDatabase({ db: () => ({ listCollections: () => ({ toArray: async () => { throw tier[0]; } }) }) }, 'classics_x', { prefix: 'classics_', runId: 'r' }),
+      (err) => /this Atlas tier does not allow it/.test(err.message) && !/needs readWrite/.test(err.message));
   });
 });
 

@@ -66,11 +66,13 @@ describe('server specs', () => {
       getLog: { log: [line('Powered by FerretDB v2.7.0 and DocumentDB 1.0.0 (PostgreSQL 18.6).'), line('Please star us on GitHub.'), line(mismatch)] },
     };
     const client = { db: () => ({ command: async (c) => answers[Object.keys(c)[0]] }) };
-    assert.deepEqual(await describeServer(client, { backend: 'PostgreSQL 18.6 with DocumentDB 1.0-0' }), {
-      product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0', topology: 'standalone',
+    const { roundTripMs, ...record } = await describeServer(client, { backend: 'PostgreSQL 18.6 with DocumentDB 1.0-0' });
+    assert.ok(roundTripMs >= 0);
+    assert.deepEqual(record, {
+      product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0', topology: 'standalone', topologyText: 'standalone',
       backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
     });
     answers.getLog = { log: [] };
-    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology']);
+    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'roundTripMs']);
   });
 });

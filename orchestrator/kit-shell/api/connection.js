@@ -2,12 +2,15 @@
 // Opening a connection as mongosh does: the URI normalised by mongosh's own @mongosh/arg-parser
 // (directConnection=true for a single host, serverSelectionTimeoutMS=2000 unless given), the
 // client options mongosh's connection layer (@mongodb-js/devtools-connect) adds that change
-// behaviour (IPv4 first for "localhost", partial trust chains), and its fail-fast connect: a
-// refused or unresolvable host fails at once with the network error, as in mongosh, instead of
-// a MongoServerSelectionError after the whole selection timeout. What mongosh adds for OIDC,
-// proxies, system CAs, client-side encryption and mongodb+srv over the OS resolver is not here.
+// behaviour (IPv4 first for "localhost", partial trust chains, the system's CA certificates beside
+// Node's for TLS), a mongodb+srv URI resolved as it resolves one (through the operating system's
+// resolver first, Node's after), and its fail-fast connect: a refused or unresolvable host fails
+// at once with the network error, as in mongosh, instead of a MongoServerSelectionError after the
+// whole selection timeout. What mongosh adds for OIDC, proxies and client-side encryption is not
+// here, nor its second try without the system's certificates after a certificate error.
 const dns = require('node:dns');
 const { MongoClient } = require('mongodb');
+const { reachable, resolveSrvUri, trustedCAs, usesTls } = require('../../servers/reach');
 const { generateConnectionInfoFromCliArgs, mapCliToDriver } = require('@mongosh/arg-parser');
 
 const DRIVER_INFO = Object.freeze({ name: 'mongo-classics kit-shell' });
@@ -65,8 +68,9 @@ async function connectFailFast(client) {
 
 /** A connected MongoClient for a normalised connection string and driver options. */
 async function openClient({ connectionString, driverOptions }) {
-  const client = new MongoClient(connectionString, {
-    ...driverOptions,
+  const { uri, options } = await reachable(connectionString, driverOptions);
+  const client = new MongoClient(uri, {
+    ...options,
     allowPartialTrustChain: true,
     lookup: ipv4FirstLookup,
     driverInfo: DRIVER_INFO,
@@ -75,4 +79,4 @@ async function openClient({ connectionString, driverOptions }) {
   return client;
 }
 
-module.exports = { connectionInfo, openClient, isFastFailure };
+module.exports = { connectionInfo, openClient, isFastFailure, resolveSrvUri, trustedCAs, usesTls };

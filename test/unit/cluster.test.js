@@ -1,0 +1,251 @@
+'use strict';
+// A replica set, a sharded cluster through mongos, Atlas: what the kit reads there. The collection
+// stats summed over shards and each shard's kept, the plan reader walking each shard's plan, the
+// scripts' private client held to one mongos, and whether the network decided a step. mongos's
+// answers are fixtures shaped as the server's source and manual give them (their sources are
+// named in test/fixtures/cluster/mongos-answers.js); no mongod runs here.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const { readCollectionStats } = require('../../orchestrator/run/stats');
+const { withoutTimings } = require('../../orchestrator/results/records');
+const { networkShare, networkReason, NETWORK_DECIDES } = require('../../orchestrator/analysis/network');
+const mongos = require('../fixtures/cluster/mongos-answers');
+
+const SHELL = path.join(__dirname, '..', '..', 'shell');
+
+/** The text of a script's marked block, `// --- name` … `// --- end name ---`. */
+function block(file, name) {
+  const source = fs.readFileSync(path.join(SHELL, file), 'utf8');
+  const m = new RegExp(`// --- ${name}[^\\n]*\\n([\\s\\S]*?)// --- end ${name} ---`).exec(source);
+  assert.ok(m, `no "${name}" block in ${file}`);
+  return m[1];
+}
+
+/** A database that answers collStats with `collStats` (or refuses it) and $collStats with `stage`. */
+function answering({ collStats = null, stage = [], count = 0 }) {
+  return {
+    command: async (command) => {
+      assert.ok(command.collStats);
+      if (!collStats) throw Object.assign(new Error('no such command: \'collStats\''), { code: 59, codeName: 'CommandNotFound' });
+      return collStats;
+    },
+    collection: () => ({
+      aggregate: () => ({ toArray: async () => stage }),
+      countDocuments: async () => count,
+    }),
+  };
+}
+
+describe('collection stats through mongos', () => {
+  it('keeps an unsharded collection\'s figures, says it is unsharded on its database\'s primary shard, and keeps that shard\'s figures', async () => {
+    const stats = await readCollectionStats(answering({ collStats: mongos.collStatsUnsharded, count: 600 }), 'c');
+    assert.deepEqual(stats, {
+      count: 600, size: 162000, storageSize: 90112, totalIndexSize: 40960, avgObjSize: 270, nindexes: 2,
+      freeStorageSize: 16384, reusableBytes: 16384, blockCompressor: 'snappy',
+      sharded: false, primaryShard: 'shard01',
+      shards: { shard01: { count: 600, size: 162000, storageSize: 90112, totalIndexSize: 40960, freeStorageSize: 16384, avgObjSize: 270, nindexes: 2, reusableBytes: 16384, blockCompressor: 'snappy' } },
+    });
+  });
+
+  it('sums what mongos leaves unsummed over a sharded collection: free storage and WiredTiger\'s reusable bytes from each shard, not the first', async () => {
+    const stats = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1000 }), 'c');
+    assert.equal(stats.size, 270000, 'mongos\'s own sum');
+    assert.equal(stats.storageSize, 151552);
+    assert.equal(stats.freeStorageSize, 16384 + 4096, 'mongos drops freeStorageSize: summed here');
+    assert.equal(stats.reusableBytes, 16384 + 4096, 'mongos copies the first shard\'s wiredTiger: each shard\'s read here');
+    assert.equal(stats.sharded, true);
+    assert.equal(stats.primaryShard, undefined, 'mongos names a primary shard only for an unsharded collection');
+    assert.deepEqual(Object.keys(stats.shards), ['shard01', 'shard02']);
+    assert.equal(stats.shards.shard02.storageSize, 61440);
+    assert.equal(stats.shards.shard02.reusableBytes, 4096);
+  });
+
+  it('sums $collStats\' one document per shard where collStats is refused, as collStats would have', async () => {
+    const viaStage = await readCollectionStats(answering({ collStats: null, stage: mongos.collStatsStageSharded, count: 1000 }), 'c');
+    const viaCommand = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1000 }), 'c');
+    for (const field of ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'nindexes', 'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sharded', 'shards']) {
+      assert.deepEqual(viaStage[field], viaCommand[field], field);
+    }
+    // one document through mongos: the collection on one shard, which $collStats does not say is unsharded
+    const one = await readCollectionStats(answering({ collStats: null, stage: mongos.collStatsStageSharded.slice(0, 1), count: 600 }), 'c');
+    assert.equal(one.size, 162000);
+    assert.equal(one.sharded, undefined);
+    assert.deepEqual(Object.keys(one.shards), ['shard01']);
+  });
+
+  it('reads a mongod\'s collStats as before: no shards, no sharded field', async () => {
+    const { shards, ...mongod } = mongos.SHARD01;
+    assert.equal(shards, undefined);
+    const stats = await readCollectionStats(answering({ collStats: mongod, count: 600 }), 'c');
+    assert.deepEqual(Object.keys(stats).sort(), ['avgObjSize', 'blockCompressor', 'count', 'freeStorageSize', 'nindexes', 'reusableBytes', 'size', 'storageSize', 'totalIndexSize']);
+  });
+
+  it('leaves a sharded record\'s per-shard bytes out where the record\'s own bytes depend on time (several writers)', () => {
+    const record = { collection: 'c', workers: 2, size: 1, shards: { shard01: { size: 1, count: 3 } } };
+    assert.deepEqual(withoutTimings(record), { collection: 'c', workers: 2, shards: { shard01: { count: 3 } } });
+    assert.deepEqual(withoutTimings([{ a: 1, size: 2 }, { a: 2, size: 3 }]), [{ a: 1, size: 2 }, { a: 2, size: 3 }], 'an array of records is not taken for several writers');
+  });
+});
+
+describe('the update plan block walks each shard\'s plan through mongos', () => {
+  const context = vm.createContext({});
+  vm.runInContext(block('many-keys/update.js', 'update plan'), context);
+  const explaining = (answer) => ({ runCommand: () => answer });
+
+  it('sees a collection scan on the one shard that holds an unsharded collection', () => {
+    const plan = context.updatePlan(explaining(mongos.explainUpdateScan), 'c', { guid: 'x' }, { $inc: { n: 1 } }, false);
+    assert.equal(plan.scan, true);
+    assert.deepEqual([...plan.stages], ['SINGLE_SHARD', 'shard01: UPDATE', 'shard01: COLLSCAN']);
+    assert.equal(plan.docsExamined, 600);
+    assert.equal(plan.keysExamined, 0);
+    assert.match(plan.text, /^SINGLE_SHARD <- shard01: UPDATE <- shard01: COLLSCAN; 0 keys and 600 documents examined$/);
+  });
+
+  it('sees a scan on any shard, where another finds the document through its index (the slot-based engine\'s queryPlan too)', () => {
+    const plan = context.updatePlan(explaining(mongos.explainUpdateTwoShards), 'c', { guid: 'x' }, { $inc: { n: 1 } }, false);
+    assert.deepEqual([...plan.stages], ['SHARD_WRITE', 'shard01: UPDATE', 'shard01: FETCH', 'shard01: IXSCAN guid_1', 'shard02: UPDATE', 'shard02: COLLSCAN']);
+    assert.equal(plan.scan, true);
+    const indexed = JSON.parse(JSON.stringify(mongos.explainUpdateTwoShards));
+    indexed.queryPlanner.winningPlan.shards.pop();
+    assert.equal(context.updatePlan(explaining(indexed), 'c', {}, {}, false).scan, false);
+  });
+
+  it('is the same text in every script that carries it, so each reads a mongos alike', () => {
+    const copies = ['many-keys/update.js', 'log-inserts/loop.js', 'log-inserts/test2.js'].map((f) => block(f, 'update plan'));
+    for (const copy of copies) assert.equal(copy, copies[0]);
+  });
+});
+
+describe('the scripts\' private client held to one mongos', () => {
+  const context = vm.createContext({});
+  vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), context);
+
+  it('keeps one of the hosts a mongodb+srv URI lists (srvMaxHosts=1), replacing any count of its own', () => {
+    assert.equal(context.oneMongos('mongodb+srv://u:p@c0.abcde.mongodb.net/?retryWrites=true&appName=mongosh+2.12.0'),
+      'mongodb+srv://u:p@c0.abcde.mongodb.net/?retryWrites=true&appName=mongosh+2.12.0&srvMaxHosts=1');
+    assert.equal(context.oneMongos('mongodb+srv://c0.abcde.mongodb.net/?srvMaxHosts=3&w=1'), 'mongodb+srv://c0.abcde.mongodb.net/?w=1&srvMaxHosts=1');
+    assert.equal(context.oneMongos('mongodb+srv://c0.abcde.mongodb.net/?loadBalanced=true'), 'mongodb+srv://c0.abcde.mongodb.net/?loadBalanced=true',
+      'a load balancer keeps each connection on one mongos, and the driver refuses srvMaxHosts beside it');
+  });
+
+  it('keeps the first host of a host list, with the credentials, database and options', () => {
+    assert.equal(context.oneMongos('mongodb://u:p%40ss@mongos-a:27017,mongos-b:27017,mongos-c:27017/classics?authSource=admin&tls=true'),
+      'mongodb://u:p%40ss@mongos-a:27017/classics?authSource=admin&tls=true');
+    assert.equal(context.oneMongos('mongodb://127.0.0.1:27017/?directConnection=true'), 'mongodb://127.0.0.1:27017/?directConnection=true');
+  });
+
+  it('opens the private client on one mongos behind mongos, on the shell\'s own URI elsewhere; where one cannot be reached, on the own URI, saying why', () => {
+    const opened = [];
+    const own = 'mongodb://mongos-a:27017,mongos-b:27017/?appName=mongosh';
+    const shell = (hello, unreachable = []) => {
+      const ctx = vm.createContext({
+        db: { getMongo: () => ({ getURI: () => own }), adminCommand: () => hello },
+        Mongo: function Mongo(uri) {
+          opened.push(uri);
+          if (unreachable.some((host) => uri.includes(host))) throw new Error(`connect ECONNREFUSED ${unreachable[0]}`);
+          this.uri = uri;
+          this.getDB = () => ({ runCommand: () => ({ ok: 1 }) });
+        },
+      });
+      vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), ctx);
+      return ctx;
+    };
+    const mongosShell = shell({ ok: 1, msg: 'isdbgrid' });
+    assert.equal(mongosShell.ownConnection().uri, 'mongodb://mongos-a:27017/?appName=mongosh&maxPoolSize=1');
+    assert.equal(mongosShell.notPinned, null);
+    assert.equal(shell({ ok: 1, isWritablePrimary: true }).ownConnection().uri, `${own}&maxPoolSize=1`, 'a replica set or a standalone: the URI as it is');
+    const down = shell({ ok: 1, msg: 'isdbgrid' }, ['mongos-a:27017/']);
+    assert.equal(down.ownConnection().uri, `${own}&maxPoolSize=1`);
+    assert.match(down.notPinned, /^the timed writes could not be held to one mongos \(connect ECONNREFUSED mongos-a:27017\/\)/);
+  });
+
+  it('is a URI the kit\'s driver takes: one host, or srvMaxHosts on a mongodb+srv', () => {
+    const { ConnectionString } = require('mongodb-connection-string-url');
+    assert.deepEqual(new ConnectionString(context.oneMongos('mongodb://a:1,b:2/?w=1')).hosts, ['a:1']);
+    assert.equal(new ConnectionString(context.oneMongos('mongodb+srv://c0.abcde.mongodb.net/')).searchParams.get('srvMaxHosts'), '1');
+  });
+});
+
+describe('whether the network, not the server, decided a step', () => {
+  const far = { server: 'atlas', roundTripMs: 20 };
+  const near = { server: 'local', roundTripMs: 0.2 };
+
+  it('says so where one round trip is more than half of the time each operation took', () => {
+    const records = [{ step: 'load', hrMs: 30000, batches: 1000 }, { step: 'load', hrMs: 28000, batches: 1000 }];
+    const result = networkShare(far, records, { timeField: 'hrMs', opsField: 'batches' });
+    assert.equal(result.perOpMs, 29);
+    assert.ok(Math.abs(result.share - 20 / 29) < 1e-9);
+    assert.equal(result.decided, true);
+    assert.deepEqual(networkReason(result), { code: 'network-decided', roundTripMs: 20, share: result.share });
+    const local = networkShare(near, records, { timeField: 'hrMs', opsField: 'batches' });
+    assert.equal(local.decided, false);
+    assert.equal(networkReason(local), null);
+  });
+
+  it('takes seconds and a mean latency as their units say, the mean weighted by its queries', () => {
+    assert.equal(networkShare(far, [{ seconds: 2.5, ops: 100 }], { timeField: 'seconds', opsField: 'ops' }).perOpMs, 25);
+    const reads = networkShare(far, [{ meanUs: 21000, queries: 300 }, { meanUs: 60000, queries: 100 }], { timeField: 'meanUs', opsField: 'queries' });
+    assert.ok(Math.abs(reads.perOpMs - (21 * 300 + 60 * 100) / 400) < 1e-9);
+    assert.equal(reads.decided, true, `20 ms of ${reads.perOpMs} ms`);
+  });
+
+  it('counts one round trip for a record of w:0 writes (the barrier after them), whose sends waited for none', () => {
+    const unsafe = networkShare(far, [{ appliedHrMs: 5000, ops: 10000, writeConcern: 'w:0' }], { timeField: 'appliedHrMs', opsField: 'ops' });
+    assert.equal(unsafe.roundTrips, 1);
+    assert.equal(unsafe.decided, false);
+    const safe = networkShare(far, [{ appliedHrMs: 250000, ops: 10000, writeConcern: 'w:1' }], { timeField: 'appliedHrMs', opsField: 'ops' });
+    assert.equal(safe.decided, true);
+  });
+
+  it('says nothing where the record holds no round trip or the step no timed operation', () => {
+    assert.equal(networkShare({ server: 'old' }, [{ hrMs: 1, ops: 1 }]), null, 'a run recorded before roundTripMs');
+    assert.equal(networkShare(far, [{ hrMs: 1 }], { opsField: 'ops' }), null);
+    assert.equal(networkShare(far, []), null);
+    assert.equal(NETWORK_DECIDES, 0.5);
+  });
+
+  it('caps the share at the whole operation where the round trip measured apart exceeds it', () => {
+    assert.equal(networkShare(far, [{ hrMs: 1800, ops: 100 }]).share, 1);
+  });
+});
+
+describe('the run\'s description of a cluster', () => {
+  const { renderReport } = require('../../orchestrator/report/render');
+  const os = require('node:os');
+
+  /** summary.md of a run folder holding one crafted server record. */
+  async function summaryOf(server) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-describe-'));
+    try {
+      const lines = [
+        { type: 'run', runId: 'r', startedAt: '2026-01-01T00:00:00Z', params: { scenarios: [], servers: [server.server], size: 'smoke', sizes: {}, passes: {}, overrides: {} }, kit: { version: '0.1.0' }, machine: { cores: 2, cpu: 'x', memoryBytes: 1, platform: 'linux' } },
+        { type: 'server', spec: `${server.server}=mongodb://h/`, description: 'mongodb://h/', startedByKit: false, product: 'MongoDB', version: '8.0.4', ...server },
+        { type: 'end', status: 'ok', failures: 0 },
+      ];
+      fs.writeFileSync(path.join(dir, 'results.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      await renderReport([dir], [], { draw: false });
+      return fs.readFileSync(path.join(dir, 'summary.md'), 'utf8');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('names a default write concern beside the one every timed write names, with the round trip in the servers\' table', async () => {
+    const summary = await summaryOf({ server: 'rs', topology: 'replicaSet', topologyText: 'replica set (3 members)', defaultWriteConcern: { w: 'majority', source: 'implicit' }, roundTripMs: 0.412 });
+    assert.match(summary, /^- rs: replica set \(3 members\); a write that names no w gets w:majority \(implicit default\); every write the scripts time names its own w:0 or w:1/m);
+    assert.match(summary, /\| rs \|.*\| no \| 0\.412 ms \|/);
+  });
+
+  it('says of a mongos that its collections live whole on one shard', async () => {
+    const summary = await summaryOf({ server: 'cluster', topology: 'sharded', topologyText: 'sharded cluster (mongos)', collectionsSharded: false });
+    assert.match(summary, /^- cluster: sharded cluster \(mongos\); the kit shards none of its collections/m);
+  });
+
+  it('never calls an old run\'s default writes w:1 (a record from before the scripts named w:1 everywhere)', async () => {
+    const summary = await summaryOf({ server: 'old', topology: 'replica set (3 members)', defaultWriteConcern: { w: 'majority', source: 'implicit' } });
+    assert.match(summary, /^- old: replica set \(3 members\); a write that names no w gets w:majority \(implicit default\), and so did the writes of this run's scripts that named none/m);
+    assert.doesNotMatch(summary, /stay as the articles had them/);
+  });
+});
