@@ -15,10 +15,11 @@ function referenceServers(scenario, finding) {
 /**
  * Every finding of one scenario on every server that measured it. measurements and blocks are
  * the scenario's records as the run wrote them (warm-up runs are left out here); sizesOf(server)
- * the sizes that server ran at, where known. Returns { records (aggregated: one per cell, the
+ * the sizes that server ran at, where known; servers the run's server records (their round trip).
+ * Returns { records (aggregated: one per cell, the
  * median of the repeats), verdicts }.
  */
-function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: sizesFor = () => null }) {
+function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: sizesFor = () => null, servers: serverRecords = [] }) {
   const findings = scenario.loadPublished().findings || [];
   const raw = measurements.filter((m) => !m.warmup);
   // the cells whose repeats printed different numbers of lines: their first run stands alone
@@ -35,7 +36,8 @@ function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: si
     }
     const refs = referenceServers(scenario, finding);
     for (const server of servers.filter((s) => !refs.includes(s))) {
-      verdicts.push({ ...judge(finding, { ...ctx, server, sizes: sizesFor(server) }), ...articleFigures(finding, scenario) });
+      const serverRecord = serverRecords.find((r) => r.server === server) || null;
+      verdicts.push({ ...judge(finding, { ...ctx, server, serverRecord, sizes: sizesFor(server) }), ...articleFigures(finding, scenario) });
     }
   }
   for (const v of verdicts) if (v.status !== 'published only') Object.assign(v, articleAtRunSize(findings.find((f) => f.id === v.finding), v, scenario));
@@ -55,6 +57,7 @@ function analyseRun(data, scenarios) {
       measurements: data.measurements.filter((m) => m.scenario === scenario.name),
       blocks: (data.blocks || []).filter((b) => b.scenario === scenario.name),
       sizesOf: (server) => sizesOf(data, scenario.name, server),
+      servers: data.servers,
     });
     recordsOf.set(scenario.name, out.records);
     verdicts.push(...out.verdicts);

@@ -14,6 +14,7 @@ const { matches } = require('../results/records');
 const { fieldInfo, spanMs, nameInWords } = require('../results/fields');
 const { minSpanMs } = require('../sizing/planner');
 const { pairedEstimate, singleEstimate, MIN_PAIRS } = require('./estimate');
+const { networkShare, networkReason } = require('./network');
 const {
   ruleOf, flatRuleOf, statusOf, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY,
 } = require('./rules');
@@ -381,6 +382,18 @@ function mechanismOf(finding, records) {
   return decidedOn.some(scans) ? 'by a table scan' : null;
 }
 
+/**
+ * The network's reason where the server's round trip decided this server's side of a finding:
+ * the records of its own selections (a baseline's are not this server's), timed on the deciding
+ * clock, one round trip per operation (check.opsField counts them). Null otherwise.
+ */
+function networkOf(check, ctx, own) {
+  if (!ctx.serverRecord || !check.field) return null;
+  const sels = [check.num, check.den, check.grows, check.flat?.where].filter((sel) => sel && !sel.fromServer);
+  const records = own.filter((r) => sels.some((sel) => inSelection(r, sel)));
+  return networkReason(networkShare(ctx.serverRecord, records, { timeField: check.field, opsField: check.opsField || 'ops' }));
+}
+
 /** A side's total as the views show it: { label, value, unit, field }. */
 function sideFigure(total, sel) {
   if (!total) return null;
@@ -482,6 +495,10 @@ function judge(finding, ctx) {
   if (parts.missing) decided.reasons.push({ code: 'partner-missing', missing: parts.missing });
   if (parts.source === 'single' && decided.status !== UNTESTABLE && !decided.reasons.some((x) => x.code === 'one-reading') && fieldInfo(c.field).clock) decided.reasons.push({ code: 'one-reading' });
   const tested = [HOLDS, FAILS, INCONCLUSIVE].includes(decided.status);
+  // a server far away: where one round trip is more than half of each operation's time, the
+  // figure measures the distance to the server more than the server, and the verdict says so
+  const network = tested ? networkOf(c, ctx, own) : null;
+  if (network) decided.reasons.push(network);
   const shared = tested && spanRecords.some((r) => r.otherRuns?.length);
   if (shared) decided.reasons.push({ code: 'shared-machine' });
   if (tested && (parts.duplicated || (ctx.misaligned?.size && spanRecords.some((r) => ctx.misaligned.has(r))))) decided.reasons.push({ code: 'repeats-misaligned' });

@@ -80,6 +80,12 @@ describe('a server far away: FerretDB in a network namespace, 20 ms from the kit
     assert.equal(share.decided, true, `one round trip ${share.roundTripMs} ms of ${share.perOpMs.toFixed(2)} ms per insert`);
     assert.ok(share.share > 0.5 && share.share <= 1);
     process.stdout.write(`      round trip ${server.roundTripMs} ms; ${share.perOpMs.toFixed(2)} ms per insert over ${share.roundTrips} inserts: ${Math.round(share.share * 100)}% of it the round trip\n`);
+    // and the verdict decided on those records says so, as data and in words
+    const verdicts = JSON.parse(fs.readFileSync(path.join(out, 'verdicts.json'), 'utf8'));
+    const sameSpeed = verdicts.find((v) => v.finding === 'same-speed' && v.server === 'far');
+    const network = sameSpeed.reasons.find((r) => r.code === 'network-decided');
+    assert.ok(network && network.share > 0.5, JSON.stringify(sameSpeed.reasons));
+    assert.match(sameSpeed.reason, /the network, not the server, decided it: the round trip \([\d.]+ ms\) is \d+% of the time per operation/);
     const roundTripCell = new RegExp(`\\| far \\|.*\\| no \\| ${String(server.roundTripMs).replace('.', '\\.')} ms \\|`);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), roundTripCell, 'the servers\' table gives the round trip');
   });
