@@ -246,6 +246,16 @@ function drawnText({ anyMeasured, anyArticle, spec, normalise }) {
 }
 
 /**
+ * The normalisation a chart draws with: its spec's where the sizes differ from the article's, or
+ * always where the spec says so (embedded-comments' largest cells write more comments than the
+ * article's, one blog a round, at every size).
+ */
+function normaliseOf(spec, sameScale) {
+  if (!spec.normalise) return null;
+  return sameScale && !spec.normalise.always ? null : spec.normalise;
+}
+
+/**
  * A line chart in the article's form: one line per group (collection) per server, and the
  * article's published series dashed, all on one y axis.
  *
@@ -259,7 +269,7 @@ function drawnText({ anyMeasured, anyArticle, spec, normalise }) {
  * @param sizes       { article, byServer: Map server -> sizes }: for a `divideBy.sizes` normalisation
  */
 function lineChartConfig({ spec, measured, published = [], groups, sameScale, serverRecords, sizes }) {
-  const normalise = sameScale ? null : spec.normalise || null;
+  const normalise = normaliseOf(spec, sameScale);
   const { servers, article } = sourcesOf({ measured, published, sizes });
   const names = serverLabels(measured, serverRecords);
   const datasets = [];
@@ -323,7 +333,7 @@ function lineChartConfig({ spec, measured, published = [], groups, sameScale, se
  * @param spec a descriptor chart: { title, category, categories?, series, y, step?, where?, yLabel, normalise?, drawOnly? }
  */
 function barChartConfig({ spec, measured, published = [], groups, sameScale, serverRecords, sizes }) {
-  const normalise = sameScale ? null : spec.normalise || null;
+  const normalise = normaliseOf(spec, sameScale);
   const { servers, article } = sourcesOf({ measured, published, sizes });
   const names = serverLabels(measured, serverRecords);
   const valueAt = (records, y, group, category) => {

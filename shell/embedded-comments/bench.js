@@ -5,43 +5,68 @@
 // Measures: the time to write TOTAL comments of COMMENT_LEN characters, for 1, 10, 100, 1000,
 //           10000 comments per blog (TOTAL/n blogs): embedded (insert each blog, then $push its
 //           comments one update at a time) and separate (insert each comment as its own document
-//           in blog.comments); first with unacknowledged writes (the article's default), then
-//           with acknowledged ones (the article's safe=True). Each cell starts from empty
-//           collections and is timed from before its loop to after it.
+//           in blog.comments); with unacknowledged writes (the article's default) and with
+//           acknowledged ones (the article's safe=True). Each cell (mode × layout × comments per
+//           blog) is timed in ROUNDS blocks, each from empty collections, from before its loop to
+//           after it; a cell's time is the sum of its blocks' times.
 // Writes:   pymongo's Connection sent every write without waiting unless safe=True, on one
 //           socket, so its writes reached the server in order and its clock (time.time())
 //           stopped when the last write was sent; safe=True waited for getLastError after each.
-//           The kit gives each cell a connection of its own (a pool of one, so a w:0 blog insert
+//           The kit gives each block a connection of its own (a pool of one, so a w:0 blog insert
 //           cannot race the $push after it on another connection) and sends the unsafe table's
 //           writes with w:0 where the server takes them (mongod): seconds is the article's clock,
 //           appliedSeconds the time until a command sent after the last write on that connection
 //           returned, which is once the server has applied them all. A server that answers w:0
 //           writes (FerretDB 1.24) gets w:1 in the unsafe table too, and every JSON line says
 //           which (writeConcern, unacknowledged); the safe table is w:1 everywhere.
-// Faithful: the article's loops, documents ({_id: c, title: 'Mongodb Benchmark'}, {comment:
-//           'a' * 1000}), counts (count = TOTAL / n), order (every embedded cell, then every
-//           separate cell; the unsafe table, then the safe one), timing points and printed
-//           tables. Its quirk too: insert_embbded_comments inserts the blog without safe=, so
-//           even the safe run inserts blogs unacknowledged and only the $push is acknowledged.
-//           seconds is the article's clock (new Date(), as time.time()).
+// Faithful: the article's loops (each block runs them over its share of the blogs), documents
+//           ({_id: c, title: 'Mongodb Benchmark'}, {comment: 'a' * 1000}), counts (count =
+//           TOTAL / n), timing points and printed tables (the unsafe table, then the safe one;
+//           embedded, then separate). Its quirk too: insert_embbded_comments inserts the blog
+//           without safe=, so even the safe run inserts blogs unacknowledged and only the $push
+//           is acknowledged. seconds is the article's clock (new Date(), as time.time()).
 // Changes:  - Runs in its own database (DB_NAME, prefix classics_), not 'bench'.
-//           - The article dropped the database before every cell; the kit drops the cell's two
-//             collections, which leaves the kit's ownership mark in the database and needs no
-//             dropDatabase privilege.
+//           - Paired rounds. The article timed each cell once, in a fixed order (every embedded
+//             cell, then every separate one; the unsafe table, then the safe one), so a drift of
+//             the machine fell on one side of each comparison. The kit cuts each cell's loop over
+//             its blogs into ROUNDS blocks (roundShares) and runs ROUNDS rounds, each holding one
+//             block of every cell (mode × layout × per blog) in an order drawn per round
+//             (roundOrders, from SEED), and prints one JSON line per block: its round, its
+//             position in the round, its cell, what it wrote and its clocks. Every block starts
+//             from empty collections, as every cell of the article did, so the blocks of each
+//             comparison see the same state whichever round they fall in. A cell's line and the
+//             tables add up its blocks: its seconds is the sum of its blocks' seconds, not one
+//             Date() around its whole loop.
+//           - At least one blog a block: a cell of fewer blogs than ROUNDS writes ROUNDS blogs,
+//             one a block, so ROUNDS × n comments instead of TOTAL (with ROUNDS 8, the article's
+//             10000-per-blog cells write 80,000 comments into 8 blogs; at TOTAL 1,000 the
+//             1000-per-blog cells write 8,000). Its column's label gives the blogs it wrote,
+//             10000(x8). Its time per comment compares with the other cells'; its time does not
+//             compare with the article's.
+//           - The article dropped the database before every cell; the kit drops a block's two
+//             collections and creates the one it writes before the block's clock starts: ROUNDS
+//             blocks would otherwise pay ROUNDS collection creations inside their clocks (about
+//             15 ms each on FerretDB 2.7, a tenth of a small block), where the article's cell
+//             paid one. Dropping collections leaves the kit's ownership mark in the database and
+//             needs no dropDatabase privilege.
 //           - w:0 / w:1 write concerns on insertOne/updateOne for pymongo's safe=False/True
 //             (getLastError after each write); the same single-document writes.
 //           - A write the server refuses (a blog past the 16 MB limit, or a server's own limit)
-//             ends its cell, recorded as {refused: true, reason} instead of a crash.
-//           - After each cell (untimed) the script counts what was written and the largest blog
-//             document's size ($bsonSize where the server has it, else the shell's bsonsize()),
-//             and says when that is over the maxBsonObjectSize the server announces (FerretDB
-//             1.24 on SQLite accepted $push into a 20 MB document).
+//             ends its cell: its blocks in later rounds are not run, and the cell is recorded as
+//             {refused: true, reason} instead of a crash.
+//           - After each block (untimed) the script counts what it wrote and the largest blog
+//             document's size ($bsonSize where the server has it, else the shell's bsonsize());
+//             the cell's line adds up its blocks' counts, gives its largest blog, and says when
+//             that is over the maxBsonObjectSize the server announces (FerretDB 1.24 on SQLite
+//             accepted $push into a 20 MB document).
 //           - Beside the Date clock, performance.now() (hrMs, appliedHrMs); one JSON line per
-//             cell for the orchestrator. SEED is accepted and unused: the article draws nothing
-//             at random.
+//             block and one per cell for the orchestrator. A block's line also gives the time it
+//             spent outside its clocks (overheadMs: emptying and creating its collections,
+//             opening and closing its connection, the counts after it).
 // Sizes:    TOTAL comments per cell (the article's 10000); PER_BLOG, comments per blog, one cell
 //           each (default 1, 10, 100 ... up to TOTAL: the article's (1, 10, 100, 1000, 10000));
 //           COMMENT_LEN characters per comment (1000). MODES ['unsafe', 'safe'] runs both tables.
+//           ROUNDS, the paired rounds each cell is cut into (8); SEED fixes their order.
 
 if (typeof TOTAL === 'undefined') var TOTAL = 10000;
 if (typeof COMMENT_LEN === 'undefined') var COMMENT_LEN = 1000;
@@ -50,6 +75,8 @@ if (typeof MODES === 'undefined') var MODES = ['unsafe', 'safe'];
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_embedded_comments';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
+if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof PARTNER === 'undefined') var PARTNER = null;
 
 db = db.getSiblingDB(DB_NAME);
 
@@ -65,13 +92,151 @@ var perBlogList = PER_BLOG || powersOfTenUpTo(TOTAL);
 perBlogList.forEach(function (n) {
   if (!(n >= 1) || TOTAL % n !== 0) throw new Error('PER_BLOG ' + n + ' does not divide TOTAL ' + TOTAL + ': every cell writes TOTAL comments');
 });
-function columnLabel(n) { return n + '(x' + (TOTAL / n) + ')'; }
+MODES.forEach(function (name) {
+  if (name !== 'unsafe' && name !== 'safe') throw new Error('MODES holds ' + name + ': only unsafe and safe');
+});
+if (!(ROUNDS >= 1) || ROUNDS % 1 !== 0) throw new Error('ROUNDS is ' + ROUNDS + ': a whole number of rounds, 1 or more');
 
 function pad(text, width) {
   text = String(text);
   while (text.length < width) text = ' ' + text;
   return text;
 }
+
+// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// One reading per side decides nothing on a machine that drifts (another process, a cache
+// warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
+// every variant compared, an equal share of the article's loop, in an order drawn per round
+// (Abedi and Brecht's randomized multiple interleaved trials, ICPE 2017). Rounds come in mirrored
+// twos, a drawn order and then the same order backwards, so each variant runs first and last
+// equally often and the order cancels out of the paired ratios. SEED fixes the draw; without it
+// each run draws its own. With PARTNER set (the orchestrator's conductor sets it: the SQL
+// baseline, or the same script on another server), a round also holds the partner's block: the
+// script prints a turn line where the partner's block falls and waits until the conductor has
+// marked it done in this database's `turns` collection. Pasted alone, PARTNER is null and no
+// round waits.
+
+/** Numbers in [0, 1): mulberry32 from an integer seed, or Math.random without one. */
+function roundsRandom(seed) {
+  if (seed === null || seed === undefined) return Math.random;
+  var a = seed | 0;
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The order of the variants in each of `rounds` rounds, round 1 first: [[variant, ...], ...].
+ * An odd round (1, 3, ...) is a shuffle drawn from the seed; the round after it runs the same
+ * order backwards; an odd count's last round is a draw of its own.
+ */
+function roundOrders(variants, rounds, seed) {
+  var random = roundsRandom(seed === null || seed === undefined ? null : seed + 7919);
+  var orders = [];
+  for (var r = 0; r < rounds; r++) {
+    if (r % 2 === 1) { orders.push(orders[r - 1].slice().reverse()); continue; }
+    var order = variants.slice();
+    for (var i = order.length - 1; i > 0; i--) {
+      var j = Math.floor(random() * (i + 1));
+      var swap = order[i]; order[i] = order[j]; order[j] = swap;
+    }
+    orders.push(order);
+  }
+  return orders;
+}
+
+/** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
+function roundShares(n, rounds) {
+  var shares = [];
+  var from = 0;
+  for (var r = 0; r < rounds; r++) {
+    var size = Math.floor(n / rounds) + (r < n % rounds ? 1 : 0);
+    shares.push([from, from + size]);
+    from += size;
+  }
+  return shares;
+}
+
+/**
+ * The partner's block of a round: with announce, a turn line the conductor acts on; then a wait,
+ * polling every 20 ms (a poll a block's time cannot feel), until the conductor has put the
+ * block's mark in this database's turns collection. Returns false at once without a partner.
+ */
+function partnerTurn(round, variant, announce) {
+  if (!PARTNER) return false;
+  var id = round + ':' + variant;
+  if (announce) print(JSON.stringify({ turn: { round: round, variant: variant, id: id } }));
+  var turns = db.getSiblingDB(DB_NAME).getCollection('turns');
+  while (!turns.findOne({ _id: id })) sleep(20);
+  return true;
+}
+// --- end paired rounds ---
+
+// --- embedded-comments cells: the pure part, run by test/unit.test.js ---
+// A cell is one mode × layout × comments per blog; a block, one round's share of its blogs.
+
+/** Every cell, in the article's order: each mode's table, its embedded row then its separate one. */
+function cellsOf(modes, perBlogs) {
+  var cells = [];
+  modes.forEach(function (mode) {
+    ['embedded', 'separate'].forEach(function (layout) {
+      perBlogs.forEach(function (n) { cells.push({ mode: mode, layout: layout, perBlog: n }); });
+    });
+  });
+  return cells;
+}
+
+function cellKey(cell) {
+  return cell.mode + ' ' + cell.layout + ' ' + cell.perBlog;
+}
+
+/**
+ * A cell's blogs in all: the article's TOTAL / n, or one a round where that is fewer than the
+ * rounds (a round without a block of every cell pairs nothing).
+ */
+function blogsInAll(total, perBlog, rounds) {
+  return Math.max(total / perBlog, rounds);
+}
+
+/** Each round's blogs of a cell, [from, to) of the article's blog numbers (its _id c), none empty. */
+function blockShares(total, perBlog, rounds) {
+  return roundShares(blogsInAll(total, perBlog, rounds), rounds);
+}
+
+/** Sums of times printed to the ms (the Date clock) or to the µs (hrMs), without float dust. */
+function sumTo(values, places) {
+  var scale = Math.pow(10, places);
+  return Math.round(values.reduce(function (n, v) { return n + v; }, 0) * scale) / scale;
+}
+
+/**
+ * A cell's figures from its blocks' lines: blogs, comments, clocks and counts summed; refused
+ * where a block was (its clocks then null), complete where every block was, its largest blog.
+ */
+function cellSums(blocks) {
+  var of = function (field) { return blocks.map(function (b) { return b[field]; }); };
+  var refusal = blocks.filter(function (b) { return b.refused; })[0] || null;
+  var bytes = of('documentBytes').filter(function (v) { return typeof v === 'number'; });
+  return {
+    blocks: blocks.length,
+    blogs: sumTo(of('blogs'), 0),
+    comments: sumTo(of('comments'), 0),
+    seconds: refusal ? null : sumTo(of('seconds'), 3),
+    hrMs: sumTo(of('hrMs'), 3),
+    appliedSeconds: refusal ? null : sumTo(of('appliedSeconds'), 3),
+    appliedHrMs: refusal ? null : sumTo(of('appliedHrMs'), 3),
+    writtenBlogs: sumTo(of('writtenBlogs'), 0),
+    writtenComments: sumTo(of('writtenComments'), 0),
+    complete: blocks.length > 0 && blocks.every(function (b) { return b.complete; }),
+    refused: Boolean(refusal),
+    reason: refusal ? refusal.reason : null,
+    documentBytes: bytes.length ? Math.max.apply(null, bytes) : null
+  };
+}
+// --- end embedded-comments cells ---
 
 // --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
 // The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
@@ -198,7 +363,6 @@ function unacknowledgedWrites(dbName) {
   return { outcome: 'honoured', w: 0, reason: 'the timed writes are sent without waiting (w:0), as the article\'s were; ' + probes + ' such inserts were all applied when a command sent after them on their connection returned' };
 }
 // --- end unacknowledged writes ---
-
 // ---- what was written -----------------------------------------------------------------------
 
 var sizeOperator = null; // whether aggregate knows $size; FerretDB 1.24 does not
@@ -235,19 +399,19 @@ function largestBlogBytes() {
     try {
       var r = db.blog.aggregate([{ $project: { bytes: { $bsonSize: '$$ROOT' } } }, { $sort: { bytes: -1 } }, { $limit: 1 }]).toArray();
       bsonSizeOperator = true;
-      return { bytes: r.length ? Number(r[0].bytes) : null, method: '$bsonSize' };
+      return r.length ? Number(r[0].bytes) : null;
     } catch (e) {
       bsonSizeOperator = false;
     }
   }
   var largest = null;
   db.blog.find({}).forEach(function (b) { var s = bsonsize(b); if (largest === null || s > largest) largest = s; });
-  return { bytes: largest, method: 'bsonsize() in the shell' };
+  return largest;
 }
 
-// ---- the article's two functions, on the cell's own connection ------------------------------
+// ---- the article's two functions, over one block's blogs, on the block's own connection -----
 
-function insertEmbeddedComments(target, n, commentLen, count, mode) {
+function insertEmbeddedComments(target, n, commentLen, from, to, mode) {
   var commentText = 'a'.repeat(commentLen);
   var blogOptions = { writeConcern: mode.blogInsertConcern };
   var pushOptions = { writeConcern: mode.concern };
@@ -256,7 +420,7 @@ function insertEmbeddedComments(target, n, commentLen, count, mode) {
   var start = new Date();
   var t0 = performance.now();
   try {
-    for (var c = 0; c < count; c++) {
+    for (var c = from; c < to; c++) {
       var blog = { _id: c, title: 'Mongodb Benchmark' };
       blogs.insertOne(blog, blogOptions);
       for (var i = 0; i < n; i++) {
@@ -271,7 +435,7 @@ function insertEmbeddedComments(target, n, commentLen, count, mode) {
   return { start: start, t0: t0, seconds: (end - start) / 1000, hrMs: hrMs, refusal: refusal };
 }
 
-function insertComments(target, n, commentLen, count, mode) {
+function insertComments(target, n, commentLen, from, to, mode) {
   var commentText = 'a'.repeat(commentLen);
   var options = { writeConcern: mode.concern };
   var comments = target.getCollection('blog.comments');
@@ -279,7 +443,7 @@ function insertComments(target, n, commentLen, count, mode) {
   var start = new Date();
   var t0 = performance.now();
   try {
-    for (var c = 0; c < count; c++) {
+    for (var c = from; c < to; c++) {
       for (var i = 0; i < n; i++) {
         comments.insertOne({ comment: commentText }, options);
       }
@@ -292,10 +456,7 @@ function insertComments(target, n, commentLen, count, mode) {
   return { start: start, t0: t0, seconds: (end - start) / 1000, hrMs: hrMs, refusal: refusal };
 }
 
-// ---- one cell, one table --------------------------------------------------------------------
-
-var cellsDone = 0;
-var cellsInAll = MODES.length * 2 * perBlogList.length;
+// ---- one block, one cell, one table ---------------------------------------------------------
 
 function round3(x) { return Math.round(x * 1000) / 1000; }
 
@@ -303,25 +464,33 @@ function dropCellCollections() {
   COLLECTIONS.forEach(function (name) { db.getCollection(name).drop(); });
 }
 
-function runCell(mode, layout, n) {
-  dropCellCollections();
-  var count = TOTAL / n;
-  var record = {
-    scenario: SCENARIO, step: 'bench', mode: mode.name, writeConcern: 'w:' + mode.concern.w,
-    layout: layout, collection: layout === 'embedded' ? 'blog' : 'blog.comments',
-    perBlog: n, blogs: count, column: columnLabel(n), comments: TOTAL, commentLength: COMMENT_LEN,
-    unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason }
-  };
-  if (layout === 'embedded') record.blogInsert = mode.blogInsertNote;
+function collectionOf(layout) { return layout === 'embedded' ? 'blog' : 'blog.comments'; }
 
+/**
+ * Round `round`'s block of a cell, from empty collections: the one it writes is created before
+ * its clock starts, so no block times a collection's creation. Returns its JSON line.
+ */
+function runBlock(cell, round, position) {
+  var mode = modes[cell.mode];
+  var n = cell.perBlog;
+  var share = blockShares(TOTAL, n, ROUNDS)[round - 1];
+  var blogs = share[1] - share[0];
+  var line = {
+    scenario: SCENARIO, step: 'bench', round: round, rounds: ROUNDS, position: position,
+    mode: mode.name, layout: cell.layout, perBlog: n, writeConcern: 'w:' + mode.concern.w,
+    blogs: blogs, comments: blogs * n
+  };
+  var began = performance.now();
+  dropCellCollections();
+  db.createCollection(collectionOf(cell.layout));
   var client = ownConnection();
   var target = client.getDB(DB_NAME);
   var run;
   var appliedHrMs;
   var appliedSeconds;
   try {
-    run = layout === 'embedded' ? insertEmbeddedComments(target, n, COMMENT_LEN, count, mode) : insertComments(target, n, COMMENT_LEN, count, mode);
-    // the cell is over when the server has applied its writes: answered after them on their connection
+    run = cell.layout === 'embedded' ? insertEmbeddedComments(target, n, COMMENT_LEN, share[0], share[1], mode) : insertComments(target, n, COMMENT_LEN, share[0], share[1], mode);
+    // the block is over when the server has applied its writes: answered after them on their connection
     barrier(client);
     appliedHrMs = performance.now() - run.t0;
     appliedSeconds = (new Date() - run.start) / 1000;
@@ -329,26 +498,53 @@ function runCell(mode, layout, n) {
     closeConnection(client);
   }
 
-  var written = layout === 'embedded' ? embeddedWritten() : separateWritten();
-  var complete = written.comments === TOTAL && written.blogs === (layout === 'embedded' ? count : 0);
-  Object.assign(record, {
+  var written = cell.layout === 'embedded' ? embeddedWritten() : separateWritten();
+  Object.assign(line, {
     seconds: run.refusal ? null : run.seconds,
     hrMs: round3(run.hrMs),
     appliedSeconds: run.refusal ? null : appliedSeconds,
     appliedHrMs: run.refusal ? null : round3(appliedHrMs),
-    writtenBlogs: written.blogs, writtenComments: written.comments, complete: complete,
+    writtenBlogs: written.blogs, writtenComments: written.comments,
+    complete: written.comments === line.comments && written.blogs === (cell.layout === 'embedded' ? blogs : 0),
     refused: Boolean(run.refusal), reason: run.refusal || null
   });
-  if (layout === 'embedded') {
-    var size = largestBlogBytes();
-    record.documentBytes = size.bytes;
-    record.documentSize = n + ' per blog: ' + (size.bytes === null ? 'none' : size.bytes.toLocaleString('en-US') + ' bytes') + ' (' + size.method + ')' +
-      (size.bytes > maxDocumentBytes ? ', over the server\'s maxBsonObjectSize of ' + maxDocumentBytes.toLocaleString('en-US') + ' bytes, which its updates did not enforce' : '');
+  if (cell.layout === 'embedded') line.documentBytes = largestBlogBytes();
+  line.overheadMs = round3(performance.now() - began - appliedHrMs);
+  return line;
+}
+
+function columnLabel(n) { return n + '(x' + blogsInAll(TOTAL, n, ROUNDS) + ')'; }
+
+/** A cell's JSON line, as one reading of the article's table: its blocks added up. */
+function cellRecord(cell) {
+  var mode = modes[cell.mode];
+  var n = cell.perBlog;
+  var blocks = blocksOf[cellKey(cell)];
+  var sums = cellSums(blocks);
+  var blogs = blogsInAll(TOTAL, n, ROUNDS);
+  var record = {
+    scenario: SCENARIO, step: 'bench', mode: mode.name, writeConcern: 'w:' + mode.concern.w,
+    layout: cell.layout, collection: collectionOf(cell.layout),
+    perBlog: n, blogs: blogs, column: columnLabel(n), comments: blogs * n, commentLength: COMMENT_LEN, blocks: sums.blocks,
+    unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason }
+  };
+  if (cell.layout === 'embedded') record.blogInsert = mode.blogInsertNote;
+  Object.assign(record, {
+    seconds: sums.seconds, hrMs: sums.hrMs, appliedSeconds: sums.appliedSeconds, appliedHrMs: sums.appliedHrMs,
+    writtenBlogs: sums.writtenBlogs, writtenComments: sums.writtenComments, complete: sums.complete,
+    refused: sums.refused, reason: sums.reason
+  });
+  if (record.refused && sums.blocks < ROUNDS) record.reason += ' (its blocks in the ' + (ROUNDS - sums.blocks) + ' rounds after were not run)';
+  if (cell.layout === 'embedded') {
+    var bytes = sums.documentBytes;
+    record.documentBytes = bytes;
+    record.documentSize = n + ' per blog: ' + (bytes === null ? 'none' : bytes.toLocaleString('en-US') + ' bytes') + ' (' + (bsonSizeOperator ? '$bsonSize' : 'bsonsize() in the shell') + ')' +
+      (bytes > maxDocumentBytes ? ', over the server\'s maxBsonObjectSize of ' + maxDocumentBytes.toLocaleString('en-US') + ' bytes, which its updates did not enforce' : '');
   }
   if (record.refused) record.refusal = record.writeConcern + ': ' + record.reason;
-  record.writeCheck = complete ? 'every cell wrote what it meant to' :
-    mode.name + ' ' + layout + ' ' + n + ' per blog: ' + written.comments + ' of ' + TOTAL + ' comments' +
-    (layout === 'embedded' ? ', ' + written.blogs + ' of ' + count + ' blogs' : '') + ' written';
+  record.writeCheck = record.complete ? 'every cell wrote what it meant to' :
+    mode.name + ' ' + cell.layout + ' ' + n + ' per blog: ' + record.writtenComments + ' of ' + record.comments + ' comments' +
+    (cell.layout === 'embedded' ? ', ' + record.writtenBlogs + ' of ' + blogs + ' blogs' : '') + ' written';
   return record;
 }
 
@@ -358,25 +554,13 @@ function cellText(record) {
   return String(record.seconds);
 }
 
-function bench(mode) {
+/** One mode's table as the article printed it, then its cells' JSON lines. */
+function printTable(mode) {
   print('===== ' + (mode.safe ? 'SAFE ' : '') + 'INSERT ' + TOTAL + ' comments =====' + (mode.note ? ' (' + mode.note + ')' : ''));
   print(pad('', 12) + ' ' + perBlogList.map(function (n) { return pad(columnLabel(n), 15); }).join(' '));
   var records = [];
   [['embedded', 'Embeded'], ['separate', 'Non-embeded']].forEach(function (row) {
-    var cells = [];
-    perBlogList.forEach(function (n) {
-      var record;
-      try {
-        record = runCell(mode, row[0], n);
-      } catch (e) {
-        // The other cells still count; this one says what went wrong.
-        record = { scenario: SCENARIO, step: 'bench', mode: mode.name, writeConcern: 'w:' + mode.concern.w, layout: row[0], perBlog: n, blogs: TOTAL / n, column: columnLabel(n), comments: TOTAL, seconds: null, refused: true, reason: 'the script failed: ' + e.message, complete: false };
-        record.refusal = record.writeConcern + ': ' + record.reason;
-      }
-      cells.push(record);
-      cellsDone++;
-      if (PROGRESS) print(JSON.stringify({ progress: cellsDone, of: cellsInAll }));
-    });
+    var cells = perBlogList.map(function (n) { return cellRecord({ mode: mode.name, layout: row[0], perBlog: n }); });
     print(pad(row[1], 12) + ' ' + cells.map(function (r) { return pad(cellText(r), 15); }).join(' '));
     if (!mode.safe) {
       print(pad('applied', 12) + ' ' + cells.map(function (r) { return pad(r.appliedSeconds == null ? '–' : String(r.appliedSeconds), 15); }).join(' '));
@@ -392,13 +576,44 @@ print('unacknowledged (w:0) writes ' + unacknowledged.outcome + ': ' + unacknowl
 var UNSAFE = { w: unacknowledged.w };
 var SAFE = { w: 1 };
 var blogInsertNote = unacknowledged.w === 0 ? 'w:0 in both tables, as the article (its blog insert() has no safe=)' : 'w:1 in both tables: this server answers w:0 writes (the article inserted blogs unacknowledged)';
-
+var modes = {};
 MODES.forEach(function (name) {
-  if (name !== 'unsafe' && name !== 'safe') throw new Error('MODES holds ' + name + ': only unsafe and safe');
   var safe = name === 'safe';
-  bench({
+  modes[name] = {
     name: name, safe: safe, concern: safe ? SAFE : UNSAFE, blogInsertConcern: UNSAFE, blogInsertNote: blogInsertNote,
     note: !safe && unacknowledged.w !== 0 ? 'w:1: this server answers w:0 writes' : null
+  };
+});
+
+// The rounds: each runs one block of every cell, in its drawn order, and prints the block's line.
+var cells = cellsOf(MODES, perBlogList);
+var blocksOf = {};
+cells.forEach(function (cell) { blocksOf[cellKey(cell)] = []; });
+var blocksDone = 0;
+roundOrders(cells, ROUNDS, SEED).forEach(function (order, r) {
+  order.forEach(function (cell, i) {
+    var blocks = blocksOf[cellKey(cell)];
+    // a refused write ends its cell: a blog too large in one round is as large in the next
+    if (!blocks.some(function (b) { return b.refused; })) {
+      var line;
+      try {
+        line = runBlock(cell, r + 1, i + 1);
+      } catch (e) {
+        // The other cells still count; this one says what went wrong.
+        var share = blockShares(TOTAL, cell.perBlog, ROUNDS)[r];
+        line = {
+          scenario: SCENARIO, step: 'bench', round: r + 1, rounds: ROUNDS, position: i + 1, mode: cell.mode, layout: cell.layout, perBlog: cell.perBlog,
+          writeConcern: 'w:' + modes[cell.mode].concern.w, blogs: share[1] - share[0], comments: (share[1] - share[0]) * cell.perBlog,
+          seconds: null, hrMs: null, appliedSeconds: null, appliedHrMs: null, complete: false, refused: true, reason: 'the script failed: ' + e.message
+        };
+      }
+      blocks.push(line);
+      print(JSON.stringify(line));
+    }
+    blocksDone++;
+    if (PROGRESS) print(JSON.stringify({ progress: blocksDone, of: cells.length * ROUNDS }));
   });
 });
+
+MODES.forEach(function (name) { printTable(modes[name]); });
 dropCellCollections();

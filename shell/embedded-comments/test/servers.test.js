@@ -6,11 +6,16 @@ const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = requir
 const { inspectPng } = require('../../../test/helpers/png');
 const { execFileSync } = require('node:child_process');
 
-// The smoke size: 100 comments per cell, 1, 10 and 100 per blog.
+// The smoke size: 100 comments per cell, 1, 10 and 100 per blog, in the scenario's 8 paired
+// rounds; the 100-per-blog cells (one blog) write one blog a round, 800 comments.
 const TOTAL = 100;
 const PER_BLOG = [1, 10, 100];
 const MODES = ['unsafe', 'safe'];
 const LAYOUTS = ['embedded', 'separate'];
+const ROUNDS = 8;
+/** The blogs a cell writes in all: the article's TOTAL / n, one a round at least. */
+const blogsOf = (perBlog) => Math.max(TOTAL / perBlog, ROUNDS);
+const cellOf = (m) => `${m.mode} ${m.layout} ${m.perBlog}`;
 
 /** The kit's FerretDB and PostgreSQL servers now running, whoever started them: [{ pid, ppid }]. */
 function kitServers() {
@@ -30,6 +35,7 @@ for (const server of scenario.kinds) {
     let result;
     let run;
     let cells;
+    let blocks;
 
     let serversBefore;
 
@@ -38,6 +44,7 @@ for (const server of scenario.kinds) {
     before(() => {
       ({ out, result, run } = state);
       cells = run.measurements.filter((m) => m.scenario === 'embedded-comments');
+      blocks = run.blocks.filter((b) => b.scenario === 'embedded-comments');
     });
 
 
@@ -53,8 +60,9 @@ for (const server of scenario.kinds) {
       assert.deepEqual(seen, meant);
       for (const m of cells) {
         const where = `${m.mode} ${m.layout} ${m.perBlog} per blog`;
-        assert.equal(m.comments, TOTAL, where);
-        assert.equal(m.blogs, TOTAL / m.perBlog, where);
+        assert.equal(m.blogs, blogsOf(m.perBlog), where);
+        assert.equal(m.comments, blogsOf(m.perBlog) * m.perBlog, where);
+        assert.equal(m.column, `${m.perBlog}(x${blogsOf(m.perBlog)})`, where);
         if (m.refused) {
           assert.ok(typeof m.reason === 'string' && m.reason.length > 10, `${where}: a refusal says why`);
           assert.equal(m.seconds, null, `${where}: a refused cell has no time`);
@@ -69,10 +77,67 @@ for (const server of scenario.kinds) {
     it('writes exactly the blogs and comments each measured cell meant to', () => {
       for (const m of cells.filter((c) => !c.refused)) {
         const where = `${m.mode} ${m.layout} ${m.perBlog} per blog`;
-        assert.equal(m.writtenComments, TOTAL, `${where}: comments written`);
-        assert.equal(m.writtenBlogs, m.layout === 'embedded' ? TOTAL / m.perBlog : 0, `${where}: blogs written`);
+        assert.equal(m.writtenComments, m.comments, `${where}: comments written`);
+        assert.equal(m.writtenBlogs, m.layout === 'embedded' ? m.blogs : 0, `${where}: blogs written`);
         assert.equal(m.complete, true, where);
       }
+      for (const b of blocks) {
+        const where = `${cellOf(b)} per blog, round ${b.round}`;
+        assert.equal(b.writtenComments, b.comments, `${where}: comments written`);
+        assert.equal(b.writtenBlogs, b.layout === 'embedded' ? b.blogs : 0, `${where}: blogs written`);
+        assert.equal(b.complete, true, where);
+      }
+    });
+
+    it('runs each round as one block of every cell, in the seed\'s drawn order, each drawn round mirrored in the next', () => {
+      const meant = MODES.flatMap((mode) => LAYOUTS.flatMap((layout) => PER_BLOG.map((n) => `${mode} ${layout} ${n}`))).sort();
+      assert.equal(blocks.length, meant.length * ROUNDS);
+      const rounds = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const order = blocks.filter((b) => b.round === round).sort((p, q) => p.position - q.position);
+        assert.deepEqual(order.map((b) => b.position), meant.map((_, i) => i + 1), `round ${round}: positions 1 … ${meant.length}`);
+        assert.deepEqual(order.map(cellOf).sort(), meant, `round ${round}: every cell once`);
+        assert.ok(order.every((b) => b.rounds === ROUNDS && b.type === 'block' && b.step === 'bench'), `round ${round}`);
+        rounds.push(order.map(cellOf));
+      }
+      for (let r = 0; r < ROUNDS; r += 2) assert.deepEqual(rounds[r + 1], [...rounds[r]].reverse(), `round ${r + 2} runs round ${r + 1} backwards`);
+      // printed in the order they ran: round by round, position by position
+      assert.deepEqual(blocks.map((b) => [b.round, b.position]), blocks.map((b) => [b.round, b.position]).sort((p, q) => p[0] - q[0] || p[1] - q[1]));
+    });
+
+    it('times every block on its own: one blog at least, its clocks, what it spent outside them', () => {
+      for (const b of blocks) {
+        const where = `${cellOf(b)} per blog, round ${b.round}`;
+        assert.ok(b.blogs >= 1, where);
+        assert.equal(b.comments, b.blogs * b.perBlog, where);
+        assert.equal(b.refused, false, where);
+        assert.ok(b.seconds >= 0 && b.hrMs > 0, `${where}: seconds ${b.seconds}, hrMs ${b.hrMs}`);
+        assert.ok(Math.abs(b.seconds * 1000 - b.hrMs) < 5, `${where}: the Date clock and performance.now() agree`);
+        assert.ok(b.appliedSeconds >= b.seconds && b.appliedHrMs >= b.hrMs, `${where}: applied no earlier than sent`);
+        assert.ok(b.overheadMs > 0, `${where}: overheadMs ${b.overheadMs}`);
+        assert.equal(b.writeConcern, cells.find((m) => cellOf(m) === cellOf(b)).writeConcern, where);
+      }
+    });
+
+    it('makes each cell\'s line the sum of its ROUNDS blocks\' lines', () => {
+      const sum = (list, field) => list.reduce((n, b) => n + b[field], 0);
+      for (const m of cells) {
+        const where = `${cellOf(m)} per blog`;
+        const own = blocks.filter((b) => cellOf(b) === cellOf(m));
+        assert.deepEqual(own.map((b) => b.round).sort((p, q) => p - q), [1, 2, 3, 4, 5, 6, 7, 8], `${where}: one block a round`);
+        assert.equal(m.blocks, ROUNDS, where);
+        for (const field of ['blogs', 'comments', 'writtenBlogs', 'writtenComments']) assert.equal(m[field], sum(own, field), `${where}: ${field}`);
+        for (const field of ['seconds', 'hrMs', 'appliedSeconds', 'appliedHrMs']) {
+          assert.ok(Math.abs(m[field] - sum(own, field)) < 1e-6, `${where}: ${field} ${m[field]}, its blocks' ${sum(own, field)}`);
+        }
+        if (m.layout === 'embedded') assert.equal(m.documentBytes, Math.max(...own.map((b) => b.documentBytes)), where);
+      }
+    });
+
+    it('draws the same order of blocks in mongosh (same seed)', () => {
+      const order = (r) => r.blocks.filter((b) => b.scenario === 'embedded-comments').map((b) => `${b.round}.${b.position} ${cellOf(b)}`);
+      assert.deepEqual(order(state.mongoshRun), order(run));
+      assert.deepEqual(order(state.driverPathRun), order(run));
     });
 
     it('sends the unsafe table unacknowledged where the server takes w:0, and says why not where it does not', () => {
