@@ -370,3 +370,53 @@ describe('log-inserts: a SQL block that fails does not hold the shells', functio
     assert.match(turns.find((t) => t._id === '2:sql').error, /^an earlier block failed/);
   });
 });
+
+// Ctrl-C while the SQL baseline runs beside the server: PostgreSQL is stopped with the rest, and
+// what was measured is kept
+describe('log-inserts interrupted while its SQL baseline runs beside the server', function () {
+  this.timeout(240000);
+  const os = require('node:os');
+  const { invokeOrchestrate } = require('../../../test/helpers/cli');
+  const { waitFor } = require('../../../test/helpers/wait');
+  const { skipUnless } = require('../../../test/helpers/servers');
+  const { newTag } = require('../../../test/helpers/processes');
+  const { readRun } = require('../../../orchestrator/results/reader');
+  const tag = newTag();
+  let out;
+  let result;
+  let running;
+
+  before(async function () {
+    skipUnless(this, 'ferretdb');
+    skipUnless(this, 'ferretdb-pg'); // PostgreSQL, which ferretdb-pg needs too
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-log-inserts-signal-'));
+    const results = path.join(out, 'results.jsonl');
+    result = await invokeOrchestrate(['log-inserts', '--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--out', out], {
+      env: tag,
+      onSpawn: (child) => {
+        // once test 1's second SQL block is recorded: both servers are running
+        waitFor(() => fs.existsSync(results) && (fs.readFileSync(results, 'utf8').match(/"type":"block","step":"test1"[^\n]*"server":"postgresql"/g) || []).length >= 2, 150000)
+          .then(() => {
+            running = processesWithTag(tag);
+            child.kill('SIGINT');
+          }, () => child.kill('SIGKILL'));
+      },
+    });
+  });
+
+  after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+  it('exits 130, with a FerretDB and a PostgreSQL running when it was stopped and none of them left', () => {
+    assert.equal(result.code, 130, result.stderr);
+    assert.ok(running.some((p) => /ferretdb/.test(p.cmd)), 'FerretDB was running');
+    assert.ok(running.some((p) => /postgres/.test(p.cmd)), 'PostgreSQL was running');
+    assert.deepEqual(processesWithTag(tag), []);
+  });
+
+  it('keeps the blocks measured, marks the run interrupted and counts no failure', () => {
+    const run = readRun(out);
+    assert.ok(run.blocks.filter((b) => b.server === 'postgresql').length >= 2);
+    assert.equal(run.end.status, 'interrupted');
+    assert.deepEqual(run.failures, [], 'a block stopped by the signal is not a failure');
+  });
+});
