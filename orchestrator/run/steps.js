@@ -131,7 +131,8 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
     const lines = outputs.flatMap((o) => o.measurements);
     // a probe (no results) keeps no worker lines: only the run's own measurements are recorded
     if (results) for (const line of lines) results.append({ type: 'worker', ...line, scenario: scenario.name, server: server.name, step: step.name });
-    return { measurements: combineWorkerLines(lines, step.combineBy || ['collection']), calls: combineCalls(outputs.map((o) => o.calls)) };
+    // a paired round's block lines combine per round (the step's other lines name none)
+    return { measurements: combineWorkerLines(lines, step.combineBy || ['collection', 'round']), calls: combineCalls(outputs.map((o) => o.calls)) };
   } finally {
     // the partner's total is on disk before the step is: its blocks are done once the shells are
     if (partner) await partner.close();
