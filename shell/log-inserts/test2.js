@@ -51,9 +51,9 @@
 //             MEET_MARGIN_MS after the last arrival, the last MEET_SPIN_MS of the wait spun on
 //             the clock rather than slept. Shell 0 empties the collections before the first
 //             meeting. The shells' starts of a block differ by the skew the orchestrator records
-//             (startSkewMs): on the 2-core machine the docs name, at most a few ms
-//             (docs/measurements/), which scenario.json's minimum block span keeps a small part
-//             of the span.
+//             (startSkewMs): on a shared 2-core machine, 1 ms in the median and 13 ms at the 90th
+//             percentile (docs/measurements/log-inserts-rounds.md), which scenario.json's
+//             shortest block span (500 ms) keeps a small part of the span.
 //           - A block's time is the span from the first shell's start to the last one's end, on
 //             the Date clock (the orchestrator combines the shells' block lines, startedAt and
 //             endedAt, per round), and beside it the span to the last shell's applied instant
