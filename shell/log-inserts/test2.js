@@ -51,7 +51,7 @@
 //             MEET_MARGIN_MS after the last arrival, the last MEET_SPIN_MS of the wait spun on
 //             the clock rather than slept. Shell 0 empties the collections before the first
 //             meeting. The shells' starts of a block differ by the skew the orchestrator records
-//             (startSkewMs): on a shared 2-core machine, 1 ms in the median and 13 ms at the 90th
+//             (startSkewMs): on a shared 2-core machine, 1 ms in the median and 12 ms at the 90th
 //             percentile (docs/measurements/log-inserts-rounds.md), which scenario.json's
 //             shortest block span (500 ms) keeps a small part of the span.
 //           - A block's time is the span from the first shell's start to the last one's end, on
