@@ -2,7 +2,8 @@
 // The main job: for each server in turn, what the shell adds there (calibration), the size each
 // scenario runs at (the size asked for, or with --size auto the largest its probes predict to
 // fit the budget), then each scenario's steps, every measurement appended to results.jsonl the
-// moment it is taken, then the scenarios' baselines. With --size auto and several servers, a
+// moment it is taken, a scenario's baseline (a SQL store) run beside its steps on each server,
+// its blocks interleaved with theirs (run/conductor.js). With --size auto and several servers, a
 // scenario runs at one size on all of them (the largest that fits on each), so every server is
 // started, calibrated and probed before any scenario runs; --size-per-server, or a named size,
 // takes the servers one at a time. A failure is recorded and the run goes on with the next
@@ -16,7 +17,7 @@ const { ResultsLog } = require('../results/writer');
 const { RESULTS_FILE } = require('../results/reader');
 const { serverKind } = require('../results/records');
 const { describeTestBed } = require('./test-bed');
-const { runBaseline } = require('./baseline');
+const { Conductor } = require('./conductor');
 const { claimDatabase } = require('./ownership');
 const { measureCalibration, programAnchor } = require('./calibration');
 const { builtCompiledClient } = require('./compiled-client');
@@ -139,7 +140,7 @@ function namedSizeRecord(scenario, findings, ready, options) {
  * probed and the planner's choice, or on --resume the size the run recorded. Returns
  * { sizes: Map(`server|scenario` → vars), failures }.
  */
-async function sizeScenarios({ group, scenarios, options, results, progress, logDir, config }) {
+async function sizeScenarios({ group, scenarios, options, results, progress, logDir, config, conductor }) {
   const sizes = new Map();
   let failures = 0;
   for (const scenario of scenarios) {
@@ -159,8 +160,10 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
     for (const ready of toPlan) {
       if (options.isInterrupted?.()) break;
       if (ready.dead) continue; // said once, when it died
+      // the probes pair with the scenario's baseline as its run will, so its blocks are in the size
+      const partner = await conductor.open({ scenario, ready, record: false });
       try {
-        const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds });
+        const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds, partner });
         probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration });
       } catch (err) {
         if (options.isInterrupted?.()) break;
@@ -172,6 +175,8 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
           error: ready.dead ? `${ready.server.name} died (${ready.dead})` : errorText(err), ...(ready.dead ? { serverDied: ready.dead } : {}),
         });
         options.log(ready.dead ? diedLine(ready.server, scenario, 'probe', ready.dead) : `FAILED ${ready.server.name} · ${scenario.name} · probe: ${errorText(err)}; the scenario does not run there`);
+      } finally {
+        await partner?.stop();
       }
     }
     if (probed.length) {
@@ -193,7 +198,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
 }
 
 /** Every scenario on one server at its planned size; returns the failures. */
-async function runScenarios({ ready, scenarios, sizes, options, results, progress, logDir, config }) {
+async function runScenarios({ ready, scenarios, sizes, options, results, progress, logDir, config, conductor }) {
   const { server, client } = ready;
   let failures = 0;
   for (const scenario of scenarios) {
@@ -201,9 +206,11 @@ async function runScenarios({ ready, scenarios, sizes, options, results, progres
     const vars = sizes.get(`${server.name}|${scenario.name}`);
     if (!vars) continue; // its probe failed here, and said so
     const plan = scenarioPlan(scenario, vars, passesOf(scenario, options));
+    // its baseline, started for its steps here and stopped when they end, fail or are interrupted
+    const partner = await conductor.open({ scenario, ready });
     try {
       for (const repetition of repetitions(options)) {
-        failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition });
+        failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition, partner });
       }
     } catch (err) {
       if (options.isInterrupted?.()) break;
@@ -218,13 +225,15 @@ async function runScenarios({ ready, scenarios, sizes, options, results, progres
       }
       results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
       options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
+    } finally {
+      await partner?.stop();
     }
   }
   return failures;
 }
 
 /** Servers that share their sizes: started, calibrated and sized together, then run one at a time. */
-async function runGroup({ specs, scenarios, options, results, progress, logDir, config, sizesOut }) {
+async function runGroup({ specs, scenarios, options, results, progress, logDir, config, conductor }) {
   const group = [];
   let failures = 0;
   try {
@@ -234,13 +243,12 @@ async function runGroup({ specs, scenarios, options, results, progress, logDir, 
       if (ready) group.push(ready); else failures += 1;
     }
     if (!group.length || options.isInterrupted?.()) return failures;
-    const sized = await sizeScenarios({ group, scenarios, options, results, progress, logDir, config });
+    const sized = await sizeScenarios({ group, scenarios, options, results, progress, logDir, config, conductor });
     failures += sized.failures;
-    for (const [key, vars] of sized.sizes) sizesOut.set(key, vars);
     for (const ready of group) {
       if (options.isInterrupted?.()) break;
       try {
-        failures += await runScenarios({ ready, scenarios, sizes: sized.sizes, options, results, progress, logDir, config });
+        failures += await runScenarios({ ready, scenarios, sizes: sized.sizes, options, results, progress, logDir, config, conductor });
       } catch (err) {
         if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err;
         failures += 1;
@@ -297,24 +305,6 @@ function machineLoad(options) {
   return { loadAvg: os.loadavg().map((l) => Number(l.toFixed(2))), otherRuns: options.stateDir ? otherRuns(options.stateDir) : [] };
 }
 
-/**
- * The sizes each baseline runs at: once where every server ran the scenario at one size, else
- * once per size, each marked with the servers it stands beside (forServers).
- */
-function baselineSizes(scenario, specs, sizes, options) {
-  if (options.size !== 'auto') return [{ sizes: scenarioPlan(scenario, options.size, options.passes, options.overrides).sizes, forServers: null }];
-  const bySizes = new Map();
-  for (const spec of specs) {
-    const vars = sizes.get(`${spec.name}|${scenario.name}`);
-    if (!vars) continue;
-    const key = JSON.stringify(vars);
-    if (!bySizes.has(key)) bySizes.set(key, { sizes: vars, forServers: [] });
-    bySizes.get(key).forServers.push(spec.name);
-  }
-  const out = [...bySizes.values()];
-  return out.length === 1 ? [{ ...out[0], forServers: null }] : out;
-}
-
 /** Runs every scenario on every server; returns { failures, resultsFile }. */
 async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   fs.mkdirSync(options.out, { recursive: true });
@@ -340,18 +330,14 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
     }
     : runHeader({ scenarios, specs, options }));
   let failures = 0;
-  const sizes = new Map();
   const joint = options.size === 'auto' && !options.sizePerServer;
+  const conductor = new Conductor({ options, results, config, logDir });
   for (const group of joint ? [specs] : specs.map((s) => [s])) {
     if (state.interrupted) break;
-    failures += await runGroup({ specs: group, scenarios, options, results, progress, logDir, config, sizesOut: sizes });
+    failures += await runGroup({ specs: group, scenarios, options, results, progress, logDir, config, conductor });
   }
-  for (const scenario of scenarios.filter((s) => s.baseline && options.baselines !== false)) {
-    for (const { sizes: vars, forServers } of baselineSizes(scenario, specs, sizes, options)) {
-      if (state.interrupted) break;
-      failures += await runBaseline({ scenario, sizes: vars, forServers, options, results, progress, logDir, config });
-    }
-  }
+  // a baseline's failures (a block, its start) are the run's too
+  failures += conductor.failures;
   if (!state.interrupted) {
     results.append({
       type: 'end', finishedAt: new Date().toISOString(), status: failures ? 'failed' : 'ok', failures,

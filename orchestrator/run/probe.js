@@ -40,7 +40,7 @@ function figuresOf(decl, measurements) {
 }
 
 /** Every step once (a repeating step's first pass) at these sizes: { sizes, steps: { name: { ms, spanMs? } } }. */
-async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir }) {
+async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir, partner = null }) {
   const db = await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const { steps: planned } = scenarioPlan(scenario, sizes, 1);
   const steps = {};
@@ -51,11 +51,14 @@ async function probeAt({ scenario, sizes, index, server, client, options, config
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}-probe${index}-${step.name}.log`));
       const started = Date.now();
       const vars = stepVars(step, { scenario, server, options, pass: step.passes[0] });
-      const { measurements } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results: null });
+      // with the scenario's partner, as the run will have it: its blocks are in the step's time
+      const side = partner ? await partner.openStep(step, { vars, pass: step.passes[0] }) : null;
+      const { measurements } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results: null, partner: side });
       const ms = Date.now() - started;
       await markDatabase(db, options.runId); // a script may have dropped its database
       const span = scenario.scaling.spans?.[step.name];
-      const spans = span ? measurements.map((m) => spanMsOf(span.field, m[span.field])).filter((v) => v !== null) : [];
+      // the partner's blocks are figures of the step's findings too: the shortest of either side
+      const spans = span ? [...measurements.map((m) => spanMsOf(span.field, m[span.field])), ...(side?.blocksMs || [])].filter((v) => v !== null) : [];
       const figures = figuresOf(scenario.scaling.steps[step.name].figures, measurements);
       steps[step.name] = { ms, ...(spans.length ? { spanMs: Math.min(...spans) } : {}), ...(figures.length ? { figures } : {}) };
       progress.endStep(`${(ms / 1000).toFixed(1)} s`);
@@ -69,10 +72,11 @@ async function probeAt({ scenario, sizes, index, server, client, options, config
 
 /**
  * Probes a scenario on a server until the planner has what it needs: { fixedMs, probes,
- * seconds (the probing's own time) }. A
+ * seconds (the probing's own time) }. With its partner (run/conductor.js, started for the
+ * probes and recording nothing), the steps that pair with it run its blocks, as the run will. A
  * probe that fails throws, and the scenario does not run on that server.
  */
-async function probeScenario({ scenario, server, client, options, config, progress, logDir, budgetSeconds }) {
+async function probeScenario({ scenario, server, client, options, config, progress, logDir, budgetSeconds, partner = null }) {
   const pinned = pinnedSizes(scenario, options.overrides);
   const fixedMs = fixedStepMs(scenario, options.workers);
   const probes = [];
@@ -81,7 +85,7 @@ async function probeScenario({ scenario, server, client, options, config, progre
     if (options.isInterrupted?.()) break;
     const sizes = nextProbeSizes(scenario, { done: probes, fixedMs, budgetSeconds, pinned });
     if (!sizes) break;
-    probes.push(await probeAt({ scenario, sizes, index: probes.length + 1, server, client, options, config, progress, logDir }));
+    probes.push(await probeAt({ scenario, sizes, index: probes.length + 1, server, client, options, config, progress, logDir, partner }));
   }
   return { fixedMs, probes, seconds: (Date.now() - started) / 1000 };
 }

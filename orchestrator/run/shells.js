@@ -3,8 +3,9 @@
 // before the file by --eval: the kit's own shell (orchestrator/kit-shell, mongosh's semantics at
 // close to the bare driver's cost, the default) or mongosh (the npm package), both given the same
 // arguments and read the same way. Lines that are JSON objects with a "scenario"
-// field are measurements; {"progress":n,"of":m} lines move the progress bar; the rest is the
-// script's own output, kept in the step's log.
+// field are measurements; {"progress":n,"of":m} lines move the progress bar; a {"turn": {...}}
+// line asks the kit for a partner's block (run/conductor.js); the rest is the script's own
+// output, kept in the step's log.
 const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
@@ -148,7 +149,7 @@ function combineCalls(list) {
  */
 function runShellScript({
   shell = DEFAULT_SHELL, uri, file, vars, server, logFile, lean = 'on', onProgress = () => {}, onMeasurement = () => {},
-  health = null, stallMs = null,
+  onTurn = () => {}, health = null, stallMs = null,
 }) {
   const callsFile = shell === 'kit' ? newCallsFile() : null;
   const { command, args, env, cwd } = shellInvocation({ shell, uri, file, vars, lean, callsFile });
@@ -172,6 +173,8 @@ function runShellScript({
     const parsed = parseLine(line);
     if (parsed && typeof parsed.progress === 'number') return onProgress(parsed.progress, parsed.of);
     if (log && !stopped) log.write(`${line}\n`);
+    // the script waits for the partner's block the moment it prints this line
+    if (parsed && parsed.turn && typeof parsed.turn === 'object') return onTurn(parsed.turn);
     if (parsed && typeof parsed.scenario === 'string') {
       measurements.push(parsed);
       onMeasurement(parsed);

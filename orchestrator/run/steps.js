@@ -99,10 +99,11 @@ function stepVars(step, { scenario, server, options, pass }) {
  * Runs a step's script once, or, for a step with `workers`, as that many shells at once: each
  * gets WORKER, WORKERS and START_AT (a wall-clock instant all of them wait for, so shell
  * start-up is not timed) and prints its own line with startedAt/endedAt, kept as a worker record
- * before the lines are combined. Resolves to { measurements, calls }: `calls`, which client path
- * took the kit's shells' calls (null in mongosh).
+ * before the lines are combined. With a partner (a step's side of run/conductor.js), the shells
+ * get PARTNER and their turns are its; it is closed once they are gone. Resolves to
+ * { measurements, calls }: `calls`, which client path took the kit's shells' calls (null in mongosh).
  */
-async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs = null }) {
+async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs = null, partner = null }) {
   const run = (extra, suffix = '') => runShellScript({
     health: server.health || null,
     // a probe's step has no plan yet: the setting alone
@@ -111,23 +112,31 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
     lean: options.lean,
     uri: server.uri,
     file: scenario.scriptPath(step),
-    vars: { ...vars, ...extra },
+    vars: { ...vars, ...partner?.vars, ...extra },
     server: server.name,
     logFile: logFile.replace(/\.log$/, `${suffix}.log`),
     onProgress: suffix ? () => {} : (done, total) => progress.update(done, total),
+    // a partner's turns (run/conductor.js), and the script's blocks that place them in their round
+    ...(partner ? { onTurn: partner.onTurn, onMeasurement: partner.onLine } : {}),
   });
-  if (!step.workers) {
-    const { measurements, calls } = await run({});
-    return { measurements, calls: combineCalls([calls]) };
-  }
+  try {
+    if (!step.workers) {
+      const { measurements, calls } = await run({});
+      return { measurements, calls: combineCalls([calls]) };
+    }
 
-  const workers = step.workers === 'cores' ? options.workers : step.workers;
-  const startAt = Date.now() + workersStartMs(workers);
-  const outputs = await Promise.all(Array.from({ length: workers }, (_, i) => run({ WORKER: i, WORKERS: workers, START_AT: startAt }, `-worker${i}`)));
-  const lines = outputs.flatMap((o) => o.measurements);
-  // a probe (no results) keeps no worker lines: only the run's own measurements are recorded
-  if (results) for (const line of lines) results.append({ type: 'worker', ...line, scenario: scenario.name, server: server.name, step: step.name });
-  return { measurements: combineWorkerLines(lines, step.combineBy || ['collection']), calls: combineCalls(outputs.map((o) => o.calls)) };
+    const workers = step.workers === 'cores' ? options.workers : step.workers;
+    const startAt = Date.now() + workersStartMs(workers);
+    const outputs = await Promise.all(Array.from({ length: workers }, (_, i) => run({ WORKER: i, WORKERS: workers, START_AT: startAt }, `-worker${i}`)));
+    const lines = outputs.flatMap((o) => o.measurements);
+    // a probe (no results) keeps no worker lines: only the run's own measurements are recorded
+    if (results) for (const line of lines) results.append({ type: 'worker', ...line, scenario: scenario.name, server: server.name, step: step.name });
+    // a paired round's block lines combine per round (the step's other lines name none)
+    return { measurements: combineWorkerLines(lines, step.combineBy || ['collection', 'round']), calls: combineCalls(outputs.map((o) => o.calls)) };
+  } finally {
+    // the partner's total is on disk before the step is: its blocks are done once the shells are
+    if (partner) await partner.close();
+  }
 }
 
 /**
@@ -151,7 +160,11 @@ async function readStepStats({ scenario, client, db, server, say }) {
   return stats;
 }
 
-async function runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition = null }) {
+/**
+ * Every step of a scenario on a server, each pass in turn; partner: the scenario's partner there
+ * (run/conductor.js), whose blocks the steps that pair with it interleave with their own.
+ */
+async function runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition = null, partner = null }) {
   const resumed = await resumePoint({ scenario, server, client, resume: options.resume });
   const db = resumed ? client.db(scenario.database) : await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const expected = Object.fromEntries(scenario.collections.map((c) => [c, resumed?.counts[c]?.expectedCount ?? 0]));
@@ -171,7 +184,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
       try {
         const vars = stepVars(step, { scenario, server, options, pass });
         const stallMs = stallLimitMs(config, options.predicted?.get(`${server.name}|${scenario.name}`));
-        const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs });
+        const side = partner ? await partner.openStep(step, { vars, pass, repetition }) : null;
+        const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs, partner: side });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;

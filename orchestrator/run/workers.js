@@ -3,7 +3,9 @@
 // measurement: ms spans the first start to the last end (the Date clock, the one clock separate
 // processes share), appliedMs the first start to the last shell's applied instant where every
 // shell printed one (appliedAt: its barrier returned, so the server had applied its writes),
-// counts are summed, and whether the shells truly overlapped is recorded.
+// counts are summed, and whether the shells truly overlapped, and how far apart they began, is
+// recorded. A line that names no span (a step's total over its paired blocks, which the shells
+// combined themselves) keeps its times.
 
 function overlaps(spans) {
   const latestStart = Math.max(...spans.map(([s]) => s));
@@ -22,6 +24,11 @@ function combineWorkerLines(lines, keys) {
     const spans = group.map((l) => [l.startedAt, l.endedAt]);
     const sum = (field) => (group.every((l) => Number.isInteger(l[field])) ? group.reduce((n, l) => n + l[field], 0) : undefined);
     const { worker, startedAt, endedAt, appliedAt, hrMs, ...first } = group[0];
+    // a line with no span of its own (the total of a step's paired blocks) carries times its
+    // shells already combined and summed, the same in each: they stand, and its counts add up
+    if (!group.every((l) => Number.isFinite(l.startedAt))) {
+      return { ...first, workers: group.length, inserted: sum('inserted'), removed: sum('removed') };
+    }
     const firstStart = Math.min(...spans.map(([s]) => s));
     const applied = group.every((l) => Number.isFinite(l.appliedAt)) ? Math.max(...group.map((l) => l.appliedAt)) - firstStart : undefined;
     return {
@@ -33,6 +40,8 @@ function combineWorkerLines(lines, keys) {
       removed: sum('removed'),
       workerSpans: spans,
       workersOverlapped: group.length > 1 ? overlaps(spans) : null,
+      // how far apart the shells began: the part of the span that is their meeting's, not the work's
+      startSkewMs: Math.max(...spans.map(([s]) => s)) - firstStart,
     };
   });
 }

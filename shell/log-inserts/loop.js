@@ -6,10 +6,11 @@
 //           Hyper-Threading) machine.
 // Measures: test 1 and, from the article's update, test 3: a plain loop of log records written
 //           one at a time, timed from before the loop to after it. Test 1 (LOOP 1, 10,000
-//           records, the default) runs save (the article's first version, an upsert), then
-//           insert (its fix), each into a collection emptied first; test 3 (LOOP 3, 4,000,000)
-//           runs insert only, as the article did. Beside each time, the time until the server
-//           had applied every record, and after save what one upsert costs on this server.
+//           records, the default) compares save (the article's first version, an upsert) with
+//           insert (its fix), each into a collection emptied first, in paired rounds (below);
+//           test 3 (LOOP 3, 4,000,000) runs insert only, as the article did, one loop. Beside
+//           each time, the time until the server had applied every record, and after the
+//           rounds what one upsert costs on this server.
 // Writes:   C# drivers of 2010 sent writes without waiting for an answer unless asked for safe
 //           mode, and the article asked for none: its Stopwatch timed the sending (SQL Server's
 //           ExecuteNonQuery, by contrast, waits for each insert). The kit sends the records with
@@ -31,7 +32,7 @@
 //           - save is replaceOne({_id}, record, {upsert: true}); insert is insertOne. The 2010
 //             driver's Save queried before it wrote (the article's update says so); an upsert by
 //             _id is today's single-call form of that.
-//           - After save's test (untimed), its plan (the explain command) and the time of
+//           - After the rounds (untimed), save's plan (the explain command) and the time of
 //             PROBE_UPSERTS acknowledged upserts into the full collection against an empty one
 //             say how this server finds an upsert's _id: MongoDB through its index, FerretDB
 //             1.24 by reading the whole collection, so there save slows as the collection grows.
@@ -45,12 +46,27 @@
 //             ticked about every 15.6 ms, so fewer records share a LogType here.
 //           - The article's message text was cut from the post: the full paragraph it starts
 //             (865 characters, "about 800").
+//           - The article timed save's whole loop, then insert's, and its SQL test at another
+//             time: one reading per side, in a fixed order, so a drift of the machine lands on
+//             one side. Test 1 is cut into ROUNDS paired rounds (the paired rounds block): each
+//             round writes its share of the records (roundShares) by save and by insert, a block
+//             each, in the order roundOrders draws from SEED, and, where the orchestrator pairs
+//             the SQL baseline (PARTNER), the SQL block of that round at its place in the order
+//             (a turn: the script waits while the kit's conductor runs it). Each method's
+//             collection is emptied once before round 1, so at round k both hold k-1 shares:
+//             equal state, as an upsert's cost grows with its collection on FerretDB 1.24. Each
+//             block is timed alone, from before its first write to its last (ms, hrMs) and
+//             until its barrier returned (appliedMs, appliedHrMs), and prints a line of its own
+//             (round, rounds, position). The article's printed line and each method's JSON line
+//             give the sums of its blocks' times, not one Stopwatch around a loop: the rounds'
+//             waits between blocks are in neither.
 //           - Beside the Date clock, performance.now() around the same loop (hrMs); one JSON line
-//             per method for the orchestrator; progress lines only between the loops. SEED is
-//             accepted and unused: nothing here draws from a shared generator (the _id is a
+//             per method and per block for the orchestrator; progress lines only between the
+//             blocks. SEED draws the rounds' order; nothing else draws from it (the _id is a
 //             random UUID, as Guid.NewGuid; LogType is seeded by the clock).
 // Sizes:    TEST1_ITERATIONS (test 1: the article's 10,000) or TEST3_ITERATIONS (test 3: the
-//           article's 4,000,000) log records per method, as LOOP says; PROBE_UPSERTS (20).
+//           article's 4,000,000) log records per method, as LOOP says; PROBE_UPSERTS (20);
+//           ROUNDS (8) paired rounds in test 1; PARTNER (null: pasted alone, no round waits).
 
 if (typeof LOOP === 'undefined') var LOOP = 1;
 if (typeof TEST1_ITERATIONS === 'undefined') var TEST1_ITERATIONS = 10000;
@@ -59,6 +75,8 @@ if (typeof PROBE_UPSERTS === 'undefined') var PROBE_UPSERTS = 20;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_log_inserts';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
+if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof PARTNER === 'undefined') var PARTNER = null;
 
 db = db.getSiblingDB(DB_NAME);
 
@@ -374,41 +392,160 @@ function updatePlan(dbHandle, collectionName, q, u, upsert) {
 }
 // --- end update plan ---
 
+// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// One reading per side decides nothing on a machine that drifts (another process, a cache
+// warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
+// every variant compared, an equal share of the article's loop, in an order drawn per round
+// (Abedi and Brecht's randomized multiple interleaved trials, ICPE 2017). Rounds come in mirrored
+// twos, a drawn order and then the same order backwards, so each variant runs first and last
+// equally often and the order cancels out of the paired ratios. SEED fixes the draw; without it
+// each run draws its own. With PARTNER set (the orchestrator's conductor sets it: the SQL
+// baseline, or the same script on another server), a round also holds the partner's block: the
+// script prints a turn line where the partner's block falls and waits until the conductor has
+// marked it done in this database's `turns` collection. Pasted alone, PARTNER is null and no
+// round waits.
+
+/** Numbers in [0, 1): mulberry32 from an integer seed, or Math.random without one. */
+function roundsRandom(seed) {
+  if (seed === null || seed === undefined) return Math.random;
+  var a = seed | 0;
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The order of the variants in each of `rounds` rounds, round 1 first: [[variant, ...], ...].
+ * An odd round (1, 3, ...) is a shuffle drawn from the seed; the round after it runs the same
+ * order backwards; an odd count's last round is a draw of its own.
+ */
+function roundOrders(variants, rounds, seed) {
+  var random = roundsRandom(seed === null || seed === undefined ? null : seed + 7919);
+  var orders = [];
+  for (var r = 0; r < rounds; r++) {
+    if (r % 2 === 1) { orders.push(orders[r - 1].slice().reverse()); continue; }
+    var order = variants.slice();
+    for (var i = order.length - 1; i > 0; i--) {
+      var j = Math.floor(random() * (i + 1));
+      var swap = order[i]; order[i] = order[j]; order[j] = swap;
+    }
+    orders.push(order);
+  }
+  return orders;
+}
+
+/** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
+function roundShares(n, rounds) {
+  var shares = [];
+  var from = 0;
+  for (var r = 0; r < rounds; r++) {
+    var size = Math.floor(n / rounds) + (r < n % rounds ? 1 : 0);
+    shares.push([from, from + size]);
+    from += size;
+  }
+  return shares;
+}
+
+/**
+ * The partner's block of a round: with announce, a turn line the conductor acts on; then a wait,
+ * polling every 20 ms (a poll a block's time cannot feel), until the conductor has put the
+ * block's mark in this database's turns collection. Returns false at once without a partner.
+ */
+function partnerTurn(round, variant, announce) {
+  if (!PARTNER) return false;
+  var id = round + ':' + variant;
+  if (announce) print(JSON.stringify({ turn: { round: round, variant: variant, id: id } }));
+  var turns = db.getSiblingDB(DB_NAME).getCollection('turns');
+  while (!turns.findOne({ _id: id })) sleep(20);
+  return true;
+}
+// --- end paired rounds ---
+
 var unacknowledged = unacknowledgedWrites(DB_NAME);
 var writeOptions = { writeConcern: { w: unacknowledged.w } };
 print('writes w:' + unacknowledged.w + ': ' + unacknowledged.reason);
 
-var results = [];
-METHOD_NAMES.forEach(function (method, m) {
+// Test 1 compares save with insert (and, beside the orchestrator, with the SQL baseline): its
+// loops are cut into ROUNDS paired rounds. Test 3 compares nothing: its one loop stays whole.
+var PAIRED = METHOD_NAMES.length > 1;
+var rounds = PAIRED ? ROUNDS : 1;
+var orders = roundOrders(METHOD_NAMES.concat(PAIRED && PARTNER ? ['sql'] : []), rounds, SEED);
+var shares = roundShares(ITERATIONS, rounds);
+
+// Every method's collection emptied once, before round 1 (as the article emptied its storage
+// before a test), and its own connection opened, before any clock starts.
+var sides = {};
+METHOD_NAMES.forEach(function (method) {
   var collectionName = 'log_' + method;
   var removed = emptyCollection(collectionName);
   var client = ownConnection();
-  var collection = client.getDB(DB_NAME).getCollection(collectionName);
-  var log = METHODS[method];
+  sides[method] = {
+    collectionName: collectionName, removed: removed, client: client, collection: client.getDB(DB_NAME).getCollection(collectionName),
+    ms: 0, hrMs: 0, appliedMs: 0, appliedHrMs: 0, inserted: 0
+  };
+});
 
+/** One block: the records of one round's share written by one method, timed alone (the article's Stopwatch, then until applied). */
+function runBlock(method, share) {
+  var side = sides[method];
+  var log = METHODS[method];
   var startedAt = Date.now(); var t0 = performance.now();
-  for (var i = 0; i < ITERATIONS; i++) {
-    log(collection, writeOptions);
+  for (var i = share[0]; i < share[1]; i++) {
+    log(side.collection, writeOptions);
   }
   var hrMs = performance.now() - t0; var endedAt = Date.now();
-  barrier(client);
+  barrier(side.client);
   var appliedHrMs = performance.now() - t0; var appliedAt = Date.now();
+  var r3 = function (x) { return Math.round(x * 1000) / 1000; };
+  var block = {
+    iterations: share[1] - share[0], ms: endedAt - startedAt, hrMs: r3(hrMs), appliedMs: appliedAt - startedAt, appliedHrMs: r3(appliedHrMs),
+    startedAt: startedAt, endedAt: endedAt, appliedAt: appliedAt
+  };
+  side.ms += block.ms; side.hrMs += hrMs; side.appliedMs += block.appliedMs; side.appliedHrMs += appliedHrMs; side.inserted += block.iterations;
+  return block;
+}
 
-  print('MongoDB ' + method + ': ' + (endedAt - startedAt) / 1000 + ' (created: 1)');
-  print('  applied after ' + (appliedAt - startedAt) / 1000 + ' s (w:' + unacknowledged.w + ')');
-  var cost = method === 'save' ? upsertCost(client, collectionName) : null;
+var blocksDone = 0;
+var blocksAll = orders.reduce(function (n, order) { return n + order.length; }, 0);
+orders.forEach(function (order, r) {
+  order.forEach(function (variant, p) {
+    if (variant === 'sql') {
+      partnerTurn(r + 1, 'sql', true);
+    } else {
+      var block = runBlock(variant, shares[r]);
+      // a line per block, the moment it ends (the orchestrator keeps it as a paired sample)
+      if (PAIRED) {
+        print(JSON.stringify(Object.assign({
+          scenario: 'log-inserts', test: TEST, method: variant, collection: sides[variant].collectionName,
+          round: r + 1, rounds: rounds, position: p + 1
+        }, block, { inserted: block.iterations, writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason } })));
+      }
+    }
+    blocksDone += 1;
+    if (PROGRESS) print(JSON.stringify({ progress: blocksDone, of: blocksAll }));
+  });
+});
+
+var results = [];
+METHOD_NAMES.forEach(function (method) {
+  var side = sides[method];
+  print('MongoDB ' + method + ': ' + side.ms / 1000 + ' (created: 1)');
+  print('  applied after ' + side.appliedMs / 1000 + ' s (w:' + unacknowledged.w + ')');
+  var cost = method === 'save' ? upsertCost(side.client, side.collectionName) : null;
   if (cost) print('  ' + cost.text);
-  closeConnection(client);
+  closeConnection(side.client);
   results.push({
-    scenario: 'log-inserts', test: TEST, method: method, collection: collectionName,
-    iterations: ITERATIONS, ms: endedAt - startedAt, hrMs: Math.round(hrMs * 1000) / 1000,
-    appliedMs: appliedAt - startedAt, appliedHrMs: Math.round(appliedHrMs * 1000) / 1000,
+    scenario: 'log-inserts', test: TEST, method: method, collection: side.collectionName,
+    iterations: ITERATIONS, rounds: rounds, ms: side.ms, hrMs: Math.round(side.hrMs * 1000) / 1000,
+    appliedMs: side.appliedMs, appliedHrMs: Math.round(side.appliedHrMs * 1000) / 1000,
     writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
     upsertCost: cost, upsertCostText: cost ? cost.text : undefined,
     // every record has a new _id, so each save inserts one; the count after the step checks it
-    inserted: ITERATIONS, removed: removed
+    inserted: side.inserted, removed: side.removed
   });
-  if (PROGRESS) print(JSON.stringify({ progress: m + 1, of: METHOD_NAMES.length }));
 });
 print('');
 results.forEach(function (r) { print(JSON.stringify(r)); });

@@ -18,8 +18,16 @@
 // Changes:  - PostgreSQL for SQL Server, which cannot run here; the article's table script is not
 //             in the post: a uuid key and one column per LogInfo field.
 //           - newGuid differs from the scripts': a uuid string for a uuid column.
+//           - The article ran its SQL tests at another time than its MongoDB ones. Here each test
+//             is cut into the paired rounds of the mongosh script it stands beside (loop.js's
+//             test 1, test2.js's test 2): the kit's conductor (orchestrator/run/conductor.js)
+//             runs this side's block of round k when the script's turn line asks for it, while
+//             the MongoDB server runs too, so a drift of the machine lands on both sides. A block
+//             writes the round's share of the test's records (the scripts' roundShares), into a
+//             table emptied once before round 1, so both stores hold k-1 shares at round k; the
+//             test's time, as the article printed it, is the sum of its blocks' times.
 // Sizes:    TEST1_ITERATIONS and TEST2_ITERATIONS from the run's size, as the mongosh scripts get
-//           them; workers as test 2's shells.
+//           them; workers as test 2's shells; rounds as the scripts' ROUNDS.
 const crypto = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');
@@ -87,7 +95,17 @@ async function logOnce(client) {
   return res.rowCount;
 }
 
-/** Writes `iterations` records on each client at once; each client's span on the Date clock. */
+/** The share of n a round writes, as the mongosh scripts' roundShares cuts it: floor(n / rounds), the first n % rounds one more. */
+function roundShare(n, rounds, round) {
+  return Math.floor(n / rounds) + (round - 1 < n % rounds ? 1 : 0);
+}
+
+/** A block's records among `connections` writers as test2.js shares them among its shells: floor(N / W) each, the first N % W one more. */
+function writerShares(n, connections) {
+  return Array.from({ length: connections }, (_, w) => Math.floor(n / connections) + (w < n % connections ? 1 : 0));
+}
+
+/** Writes each client's share at once; each client's span on the Date clock. */
 async function writeOnEach(clients, shares) {
   return Promise.all(clients.map(async (client, w) => {
     const startedAt = Date.now();
@@ -103,51 +121,87 @@ async function tableState(admin) {
   return { count: r.count, storageSize: Number(r.table_bytes), totalIndexSize: Number(r.index_bytes), totalRelationSize: Number(r.total_bytes) };
 }
 
-async function runTest({ connectionString, admin, step, test, iterations, connections, progress, record }) {
-  const removed = (await admin.query('SELECT count(*)::int AS n FROM log')).rows[0].n;
-  await admin.query('TRUNCATE log');
-  progress.startStep(`postgresql · log-inserts · ${step}`);
-  // Shares as in test2.js: floor(N / W) each, the first N % W one more.
-  const shares = Array.from({ length: connections }, (_, w) => Math.floor(iterations / connections) + (w < iterations % connections ? 1 : 0));
-  const clients = Array.from({ length: connections }, () => new Client({ connectionString }));
-  try {
-    await Promise.all(clients.map((c) => c.connect()));
-    const started = Date.now(); const t0 = performance.now();
-    const outcomes = await writeOnEach(clients, shares);
-    const hrMs = performance.now() - t0; const ms = Date.now() - started;
-    const inserted = outcomes.reduce((n, o) => n + o.inserted, 0);
-    const state = await tableState(admin);
-    const spans = outcomes.map((o) => o.span);
-    record({
-      step, test, method: 'sql', collection: 'log', iterations, ms, hrMs: Math.round(hrMs * 1000) / 1000,
-      inserted, removed, ...state, expectedCount: inserted, countOk: state.count === inserted,
-      ...(connections > 1 ? {
-        workers: connections, workerSpans: spans,
-        workersOverlapped: Math.max(...spans.map(([s]) => s)) < Math.min(...spans.map(([, e]) => e)),
-      } : {}),
-    });
-    progress.endStep('done');
-  } catch (err) {
-    progress.endStep('FAILED');
-    throw err;
-  } finally {
-    await Promise.all(clients.map((c) => c.end().catch(() => {})));
-  }
+/** Whether every writer's span overlapped every other's: they all wrote at once. */
+function overlapped(spans) {
+  return Math.max(...spans.map(([s]) => s)) < Math.min(...spans.map(([, e]) => e));
 }
 
-/** The orchestrator's baseline hook (orchestrator/baseline.js); seed is unused, as in the scripts. */
-async function runLogInsertsSql({ connectionString, sizes, workers, progress, record }) {
+/**
+ * The article's SQL tests, by the step of the mongosh scripts each is paired with: test 1 on one
+ * connection, test 2 on as many as test 2 has shells. The article wrote no SQL rows in test 3.
+ */
+const STEPS = {
+  test1: { test: 'test 1: one loop', size: 'TEST1_ITERATIONS', connections: () => 1 },
+  test2: { test: 'test 2: parallel', size: 'TEST2_ITERATIONS', connections: (workers) => workers },
+};
+
+/**
+ * The SQL side of one step, cut into the same paired rounds as the mongosh script beside it:
+ * opened once (the table emptied, as the article emptied its database before a test, and the
+ * connections opened before any clock starts; each prepares its statement on its first insert,
+ * in round 1's block, as the step's one loop did before the rounds), then block(round)
+ * once per round, each writing that round's share of the step's records into the same table
+ * (so at round k it holds k-1 shares, as each MongoDB collection does), each timed alone; then
+ * total() sums the blocks into the step's line as the article printed it, with the table's size.
+ * Null for a step the article wrote no SQL rows in.
+ */
+async function openStep({ connectionString, step, sizes, workers, rounds }) {
+  const spec = STEPS[step];
+  if (!spec) return null;
+  const iterations = sizes[spec.size];
+  const connections = spec.connections(workers);
   const admin = new Client({ connectionString });
-  await admin.connect();
+  const clients = Array.from({ length: connections }, () => new Client({ connectionString }));
+  const blocks = [];
+  let removed = 0;
+  let closed = null;
+  // an idle connection the server ends (it stopped, or an administrator ended it) says so in an
+  // event, which would otherwise end the process: the next query on it fails, and says why
+  for (const c of [admin, ...clients]) c.on('error', () => {});
   try {
+    await admin.connect();
     await admin.query(CREATE_TABLE);
-    await runTest({ connectionString, admin, step: 'test1', test: 'test 1: one loop', iterations: sizes.TEST1_ITERATIONS, connections: 1, progress, record });
-    await runTest({ connectionString, admin, step: 'test2', test: 'test 2: parallel', iterations: sizes.TEST2_ITERATIONS, connections: workers, progress, record });
-  } finally {
-    await admin.end();
+    removed = (await admin.query('SELECT count(*)::int AS n FROM log')).rows[0].n;
+    await admin.query('TRUNCATE log');
+    await Promise.all(clients.map((c) => c.connect()));
+  } catch (err) {
+    await Promise.all([admin, ...clients].map((c) => c.end().catch(() => {})));
+    throw err;
   }
+  const base = { step, test: spec.test, method: 'sql', collection: 'log' };
+  return {
+    /** Round `round` of `rounds`: its share of the records, on every connection at once. */
+    async block(round) {
+      const n = roundShare(iterations, rounds, round);
+      const started = Date.now(); const t0 = performance.now();
+      const outcomes = await writeOnEach(clients, writerShares(n, connections));
+      const hrMs = performance.now() - t0; const ended = Date.now();
+      const spans = outcomes.map((o) => o.span);
+      const line = {
+        ...base, round, rounds, iterations: n, ms: ended - started, hrMs: Math.round(hrMs * 1000) / 1000,
+        inserted: outcomes.reduce((k, o) => k + o.inserted, 0), startedAt: started, endedAt: ended,
+        ...(connections > 1 ? { workers: connections, workerSpans: spans, workersOverlapped: overlapped(spans) } : {}),
+      };
+      blocks.push(line);
+      return line;
+    },
+    /** The step's line: the blocks' times and counts summed, and the table after them. */
+    async total() {
+      const sum = (field) => blocks.reduce((k, b) => k + b[field], 0);
+      const inserted = sum('inserted');
+      const state = await tableState(admin);
+      return {
+        ...base, iterations, rounds: blocks.length, ms: sum('ms'), hrMs: Math.round(sum('hrMs') * 1000) / 1000,
+        inserted, removed, ...state, expectedCount: inserted, countOk: state.count === inserted,
+        ...(connections > 1 ? { workers: connections, workersOverlapped: blocks.every((b) => b.workersOverlapped) } : {}),
+      };
+    },
+    /** Ends the step's connections (once, however often it is called); a query still running on one fails. */
+    close() {
+      closed ??= Promise.all([admin, ...clients].map((c) => c.end().catch(() => {})));
+      return closed;
+    },
+  };
 }
 
-module.exports = runLogInsertsSql;
-module.exports.newLogInfo = newLogInfo;
-module.exports.rowOf = rowOf;
+module.exports = { openStep, STEPS, roundShare, writerShares, newLogInfo, rowOf };

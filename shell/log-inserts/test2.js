@@ -6,11 +6,11 @@
 //           Hyper-Threading) machine.
 // Measures: test 2, the article's Parallel.For: TEST2_ITERATIONS log records shared among
 //           WORKERS shells, one connection each, all writing at once; timed from the first
-//           shell's start to the last one's end: first with save (the article's first version,
-//           an upsert), then with insert (the article's fix), each into a collection emptied
-//           first; beside it, the time until the server had applied every record. With PARALLEL
-//           3, test 3 read as a parallel run: TEST3_ITERATIONS records, insert only. Pasted into
-//           one mongosh, it runs the whole test alone (WORKERS = 1).
+//           shell's start to the last one's end: save (the article's first version, an upsert)
+//           against insert (the article's fix), each into a collection emptied first, in paired
+//           rounds (below); beside it, the time until the server had applied every record. With
+//           PARALLEL 3, test 3 read as a parallel run: TEST3_ITERATIONS records, insert only, one
+//           phase. Pasted into one mongosh, it runs the whole test alone (WORKERS = 1).
 // Writes:   as in loop.js: the 2010 C# driver sent writes without waiting unless asked for safe
 //           mode, and the article's Stopwatch timed the sending. Each shell sends its records
 //           with w:0 where the server takes them (mongod), on one connection of its own, then a
@@ -30,33 +30,51 @@
 //             the article deleted MongoDB's data files). The drop is before the Stopwatch starts.
 //           - save is replaceOne({_id}, record, {upsert: true}); insert is insertOne. The 2010
 //             driver's Save queried before it wrote (the article's update says so); an upsert by
-//             _id is today's single-call form of that. After save's test, shell 0 measures, untimed,
-//             its plan and what an upsert costs in the full collection against an empty one.
+//             _id is today's single-call form of that. After the rounds, shell 0 measures, untimed,
+//             save's plan and what an upsert costs in the full collection against an empty one.
 //           - Parallel.For's threads, one service (connection) each, are WORKERS mongosh shells
 //             (the orchestrator's workers step; default one per core, as .NET's scheduler did).
 //             Each takes an equal share of the iterations (Parallel.For balances them as it
 //             goes). Shells start before the clock, so opening the connections is not timed
 //             where the article's Stopwatch included it.
-//           - The shells meet between phases (a document each in the rendezvous collection) so
-//             save and insert never run at the same time and each phase starts on every shell
-//             at one instant; shell 0 empties the collections before the first meeting.
-//           - The time is the span from the first shell's start to the last one's end, on the
-//             Date clock (the orchestrator combines the shells' startedAt/endedAt), and beside
-//             it the span to the last shell's applied instant (appliedAt: its barrier returned):
-//             with w:0 the first is only the sending, so insert-beats-save is decided on the
-//             second, which holds the upserts' cost on the server. Each shell's
+//           - The article timed save's whole phase, then insert's, and its SQL test at another
+//             time: one reading per side, in a fixed order. Test 2 is cut into ROUNDS paired
+//             rounds (the paired rounds block): each round writes its share of the records
+//             (roundShares; each shell its part of it) by save and by insert, a block each, in
+//             the order roundOrders draws from SEED (or, without one, from a seed shell 0 draws
+//             and tells the others), and, where the orchestrator pairs the SQL baseline
+//             (PARTNER), the SQL block of that round at its place (a turn: shell 0 asks, every
+//             shell waits while the kit's conductor runs it). Each collection is emptied once
+//             before round 1, so at round k both hold k-1 shares: equal state.
+//           - The shells meet before every block (a document each in the rendezvous collection),
+//             so no two blocks ever overlap and each starts on every shell at one instant:
+//             MEET_MARGIN_MS after the last arrival, the last MEET_SPIN_MS of the wait spun on
+//             the clock rather than slept. Shell 0 empties the collections before the first
+//             meeting. The shells' starts of a block differ by the skew the orchestrator records
+//             (startSkewMs): on a shared 2-core machine, 1 ms in the median and 12 ms at the 90th
+//             percentile (docs/measurements/log-inserts-rounds.md), which scenario.json's
+//             shortest block span (500 ms) keeps a small part of the span.
+//           - A block's time is the span from the first shell's start to the last one's end, on
+//             the Date clock (the orchestrator combines the shells' block lines, startedAt and
+//             endedAt, per round), and beside it the span to the last shell's applied instant
+//             (appliedAt: its barrier returned): with w:0 the first is only the sending, so
+//             insert-beats-save is decided on the second, which holds the upserts' cost on the
+//             server. The shells tell each other their times at the next meeting, so each prints
+//             the same totals: the article's line and each method's JSON line give the sums of
+//             its blocks' combined spans, not one span around a phase. Each shell's
 //             performance.now() time of its own loop (hrMs) is kept in results.jsonl as a
 //             worker line; clocks of separate processes are not combined.
 //           - PARALLEL 3 is the kit's second reading of the article's test 3 (see loop.js): its
 //             4,000,000 inserts in 119 s run at test 2's parallel rate.
-//           - One JSON line per method and shell for the orchestrator; progress lines only
-//             between the loops. SEED is accepted and unused: nothing here draws from a shared
-//             generator (the _id is a random UUID, as Guid.NewGuid; LogType is seeded by the clock).
+//           - One JSON line per method and shell, and per block and shell, for the orchestrator;
+//             progress lines only between the blocks. SEED draws the rounds' order; nothing else
+//             draws from it (the _id is a random UUID, as Guid.NewGuid; LogType is seeded by the clock).
 // Sizes:    TEST2_ITERATIONS log records per method, all shells together (the article's test 2
 //           wrote 100,000), or TEST3_ITERATIONS with PARALLEL 3 (4,000,000); PROBE_UPSERTS (20).
 //           WORKER (0-based), WORKERS and START_AT (epoch ms when every shell begins) come from
 //           the orchestrator; pasted alone, the script is shell 0 of 1. To run it by hand in
-//           several shells, give each its WORKER, the same WORKERS and START_AT.
+//           several shells, give each its WORKER, the same WORKERS and START_AT (and the same
+//           SEED). ROUNDS (8) paired rounds in test 2; PARTNER (null: pasted alone, no round waits).
 
 if (typeof PARALLEL === 'undefined') var PARALLEL = 2;
 if (typeof TEST2_ITERATIONS === 'undefined') var TEST2_ITERATIONS = 100000;
@@ -68,6 +86,8 @@ if (typeof START_AT === 'undefined') var START_AT = null;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_log_inserts';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
+if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof PARTNER === 'undefined') var PARTNER = null;
 
 db = db.getSiblingDB(DB_NAME);
 
@@ -75,10 +95,14 @@ var TEST = PARALLEL === 3 ? 'test 3: parallel' : 'test 2: parallel';
 var TOTAL = PARALLEL === 3 ? TEST3_ITERATIONS : TEST2_ITERATIONS;
 // The article's test 3 wrote with insert only, after its fix.
 var METHOD_NAMES = PARALLEL === 3 ? ['insert'] : ['save', 'insert'];
-// Shell w takes every share of floor(N / W), and the first N % W shells one more.
-var ITERATIONS = Math.floor(TOTAL / WORKERS) + (WORKER < TOTAL % WORKERS ? 1 : 0);
-// Time for the slowest shell to see that all have met (each polls every 10 ms) before they start.
-var MEET_MARGIN_MS = 300;
+// How the shells meet before each block (meetAllShells): each polls the meeting every
+// MEET_POLL_MS, and all start MEET_MARGIN_MS after the last one arrived, time enough for every
+// shell to have seen it (a poll, a find, a scheduler's delay); each sleeps until the last
+// MEET_SPIN_MS before that instant and spins on the clock for those, since a sleep wakes late by
+// as much as the scheduler pleases and a spin does not.
+var MEET_POLL_MS = 10;
+var MEET_MARGIN_MS = 50;
+var MEET_SPIN_MS = 5;
 
 function newGuid() {
   return UUID();
@@ -387,69 +411,206 @@ function updatePlan(dbHandle, collectionName, q, u, upsert) {
 }
 // --- end update plan ---
 
+// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// One reading per side decides nothing on a machine that drifts (another process, a cache
+// warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
+// every variant compared, an equal share of the article's loop, in an order drawn per round
+// (Abedi and Brecht's randomized multiple interleaved trials, ICPE 2017). Rounds come in mirrored
+// twos, a drawn order and then the same order backwards, so each variant runs first and last
+// equally often and the order cancels out of the paired ratios. SEED fixes the draw; without it
+// each run draws its own. With PARTNER set (the orchestrator's conductor sets it: the SQL
+// baseline, or the same script on another server), a round also holds the partner's block: the
+// script prints a turn line where the partner's block falls and waits until the conductor has
+// marked it done in this database's `turns` collection. Pasted alone, PARTNER is null and no
+// round waits.
+
+/** Numbers in [0, 1): mulberry32 from an integer seed, or Math.random without one. */
+function roundsRandom(seed) {
+  if (seed === null || seed === undefined) return Math.random;
+  var a = seed | 0;
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The order of the variants in each of `rounds` rounds, round 1 first: [[variant, ...], ...].
+ * An odd round (1, 3, ...) is a shuffle drawn from the seed; the round after it runs the same
+ * order backwards; an odd count's last round is a draw of its own.
+ */
+function roundOrders(variants, rounds, seed) {
+  var random = roundsRandom(seed === null || seed === undefined ? null : seed + 7919);
+  var orders = [];
+  for (var r = 0; r < rounds; r++) {
+    if (r % 2 === 1) { orders.push(orders[r - 1].slice().reverse()); continue; }
+    var order = variants.slice();
+    for (var i = order.length - 1; i > 0; i--) {
+      var j = Math.floor(random() * (i + 1));
+      var swap = order[i]; order[i] = order[j]; order[j] = swap;
+    }
+    orders.push(order);
+  }
+  return orders;
+}
+
+/** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
+function roundShares(n, rounds) {
+  var shares = [];
+  var from = 0;
+  for (var r = 0; r < rounds; r++) {
+    var size = Math.floor(n / rounds) + (r < n % rounds ? 1 : 0);
+    shares.push([from, from + size]);
+    from += size;
+  }
+  return shares;
+}
+
+/**
+ * The partner's block of a round: with announce, a turn line the conductor acts on; then a wait,
+ * polling every 20 ms (a poll a block's time cannot feel), until the conductor has put the
+ * block's mark in this database's turns collection. Returns false at once without a partner.
+ */
+function partnerTurn(round, variant, announce) {
+  if (!PARTNER) return false;
+  var id = round + ':' + variant;
+  if (announce) print(JSON.stringify({ turn: { round: round, variant: variant, id: id } }));
+  var turns = db.getSiblingDB(DB_NAME).getCollection('turns');
+  while (!turns.findOne({ _id: id })) sleep(20);
+  return true;
+}
+// --- end paired rounds ---
+
 // Every shell writes when it arrived (and what it has to tell) and waits until all have; then
 // each computes the same start instant from the arrival times, so no shell is told by another
 // when to go. A meeting is named by the run's START_AT, so a later run's shells never meet an
-// earlier run's. Returns every shell's note.
+// earlier run's. Returns every shell's arrival ({ worker, at, note }), in shell order.
 function meetAllShells(phase, note) {
-  if (WORKERS === 1) return [{ note: note }];
+  if (WORKERS === 1) return [{ worker: WORKER, note: note === undefined ? null : note }];
   var meeting = String(START_AT) + ':' + phase;
-  db.rendezvous.insertOne({ _id: meeting + ':' + WORKER, meeting: meeting, at: Date.now(), note: note === undefined ? null : note });
+  db.rendezvous.insertOne({ _id: meeting + ':' + WORKER, meeting: meeting, worker: WORKER, at: Date.now(), note: note === undefined ? null : note });
   var arrivals;
-  while ((arrivals = db.rendezvous.find({ meeting: meeting }).toArray()).length < WORKERS) sleep(10);
+  while ((arrivals = db.rendezvous.find({ meeting: meeting }).toArray()).length < WORKERS) sleep(MEET_POLL_MS);
   var startAt = Math.max.apply(null, arrivals.map(function (a) { return a.at; })) + MEET_MARGIN_MS;
-  if (startAt > Date.now()) sleep(startAt - Date.now());
-  return arrivals;
+  if (startAt - Date.now() > MEET_SPIN_MS) sleep(startAt - Date.now() - MEET_SPIN_MS);
+  while (Date.now() < startAt) { /* the last few ms on the clock itself */ }
+  return arrivals.sort(function (a, b) { return a.worker - b.worker; });
 }
 
 var unacknowledged = unacknowledgedWrites(DB_NAME);
 var writeOptions = { writeConcern: { w: unacknowledged.w } };
 if (WORKER === 0) print('writes w:' + unacknowledged.w + ': ' + unacknowledged.reason);
 
+// Test 2 compares save with insert (and, beside the orchestrator, with the SQL baseline): its
+// phases are cut into ROUNDS paired rounds. Test 3 read as a parallel run compares nothing: its
+// one phase stays whole.
+var PAIRED = METHOD_NAMES.length > 1;
+var rounds = PAIRED ? ROUNDS : 1;
+var variants = METHOD_NAMES.concat(PAIRED && PARTNER ? ['sql'] : []);
+var shares = roundShares(TOTAL, rounds);
+/** This shell's part of a block of n records: floor(n / W) each, the first n % W shells one more. */
+function mineOf(n) {
+  return Math.floor(n / WORKERS) + (WORKER < n % WORKERS ? 1 : 0);
+}
+
 var removed = { save: 0, insert: 0 };
 if (WORKER === 0) {
   METHOD_NAMES.forEach(function (method) { removed[method] = emptyCollection('log_' + method); });
 }
 if (START_AT !== null && START_AT > Date.now()) sleep(START_AT - Date.now());
-meetAllShells('emptied');
+// every shell draws the rounds' order from one seed: SEED, or without it one shell 0 draws
+var seeds = meetAllShells('emptied', WORKER === 0 ? { seed: SEED !== null ? SEED : Math.floor(Math.random() * 4294967296) } : null);
+var orders = roundOrders(variants, rounds, WORKERS === 1 ? SEED : seeds[0].note.seed);
+
+// each method's own connection, opened before any clock starts and kept for every round
+var sides = {};
+METHOD_NAMES.forEach(function (method) {
+  var client = ownConnection();
+  sides[method] = {
+    collectionName: 'log_' + method, client: client, collection: client.getDB(DB_NAME).getCollection('log_' + method),
+    ms: 0, hrMs: 0, appliedMs: 0, inserted: 0, overlapped: true
+  };
+});
+
+// What every shell said of each block at the meeting after it, so each sums the same combined
+// times: a block's span runs from the first shell's start to the last one's end (ms), and to the
+// last one's applied instant (appliedMs).
+function addNotes(arrivals) {
+  var notes = arrivals.map(function (a) { return a.note; }).filter(function (n) { return n && n.method; });
+  if (notes.length < WORKERS) return;
+  var side = sides[notes[0].method];
+  var firstStart = Math.min.apply(null, notes.map(function (n) { return n.startedAt; }));
+  side.ms += Math.max.apply(null, notes.map(function (n) { return n.endedAt; })) - firstStart;
+  side.appliedMs += Math.max.apply(null, notes.map(function (n) { return n.appliedAt; })) - firstStart;
+  // the shells truly wrote at once: the last start came before the first end
+  if (WORKERS > 1) side.overlapped = side.overlapped && Math.max.apply(null, notes.map(function (n) { return n.startedAt; })) < Math.min.apply(null, notes.map(function (n) { return n.endedAt; }));
+}
+
+var note = null;
+var blocksDone = 0;
+var blocksAll = rounds * variants.length;
+orders.forEach(function (order, r) {
+  order.forEach(function (variant, p) {
+    // every shell has finished the block before (its barrier returned) when all have met
+    addNotes(meetAllShells('r' + (r + 1) + ':' + variant, note));
+    note = null;
+    if (variant === 'sql') {
+      // shell 0 asks the conductor for the SQL block; every shell waits until it is done
+      partnerTurn(r + 1, 'sql', WORKER === 0);
+    } else {
+      var side = sides[variant];
+      var log = METHODS[variant];
+      var n = shares[r][1] - shares[r][0];
+      var mine = mineOf(n);
+      var startedAt = Date.now(); var t0 = performance.now();
+      for (var i = 0; i < mine; i++) {
+        log(side.collection, writeOptions);
+      }
+      var hrMs = performance.now() - t0; var endedAt = Date.now();
+      barrier(side.client);
+      var appliedAt = Date.now();
+      side.hrMs += hrMs; side.inserted += mine;
+      note = { method: variant, startedAt: startedAt, endedAt: endedAt, appliedAt: appliedAt };
+      // this shell's line of the block, the moment it ends: the orchestrator combines the
+      // shells' lines of a round (first start to last end, and to the last applied instant)
+      if (PAIRED) {
+        print(JSON.stringify({
+          scenario: 'log-inserts', test: TEST, method: variant, collection: side.collectionName,
+          round: r + 1, rounds: rounds, position: p + 1, iterations: n, worker: WORKER,
+          startedAt: startedAt, endedAt: endedAt, ms: endedAt - startedAt, hrMs: Math.round(hrMs * 1000) / 1000,
+          appliedAt: appliedAt, appliedMs: appliedAt - startedAt,
+          writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
+          inserted: mine
+        }));
+      }
+    }
+    blocksDone += 1;
+    if (PROGRESS) print(JSON.stringify({ progress: blocksDone, of: blocksAll }));
+  });
+});
+addNotes(meetAllShells('done', note));
 
 var results = [];
-METHOD_NAMES.forEach(function (method, m) {
-  var client = ownConnection();
-  if (m > 0) meetAllShells(method);
-  var collectionName = 'log_' + method;
-  var collection = client.getDB(DB_NAME).getCollection(collectionName);
-  var log = METHODS[method];
-
-  var startedAt = Date.now(); var t0 = performance.now();
-  for (var i = 0; i < ITERATIONS; i++) {
-    log(collection, writeOptions);
-  }
-  var hrMs = performance.now() - t0; var endedAt = Date.now();
-  barrier(client);
-  var appliedAt = Date.now();
-
-  // every shell's first start and applied instant, so each prints the same combined span
-  var notes = meetAllShells('applied:' + method, { startedAt: startedAt, appliedAt: appliedAt });
-  var firstStart = Math.min.apply(null, notes.map(function (a) { return a.note.startedAt; }));
-  var lastApplied = Math.max.apply(null, notes.map(function (a) { return a.note.appliedAt; }));
-  var cost = method === 'save' && WORKER === 0 ? upsertCost(client, collectionName) : null;
-  closeConnection(client);
-
-  print('MongoDB ' + method + ' (shell ' + WORKER + ' of ' + WORKERS + '): ' + (endedAt - startedAt) / 1000 + ' (created: 1)');
-  print('  applied, all shells: ' + (lastApplied - firstStart) / 1000 + ' s (w:' + unacknowledged.w + ')');
+METHOD_NAMES.forEach(function (method) {
+  var side = sides[method];
+  var cost = method === 'save' && WORKER === 0 ? upsertCost(side.client, side.collectionName) : null;
+  closeConnection(side.client);
+  print('MongoDB ' + method + ' (shell ' + WORKER + ' of ' + WORKERS + '): ' + side.ms / 1000 + ' (created: 1)');
+  print('  applied, all shells: ' + side.appliedMs / 1000 + ' s (w:' + unacknowledged.w + ')');
   if (cost) print('  ' + cost.text);
   results.push({
-    scenario: 'log-inserts', test: TEST, method: method, collection: collectionName,
-    iterations: TOTAL, worker: WORKER, startedAt: startedAt, endedAt: endedAt,
-    ms: endedAt - startedAt, hrMs: Math.round(hrMs * 1000) / 1000,
-    appliedAt: appliedAt, appliedMs: lastApplied - firstStart,
+    scenario: 'log-inserts', test: TEST, method: method, collection: side.collectionName,
+    iterations: TOTAL, rounds: rounds, worker: WORKER,
+    // the blocks' combined spans, summed: every shell prints the same
+    ms: side.ms, hrMs: Math.round(side.hrMs * 1000) / 1000, appliedMs: side.appliedMs,
+    workersOverlapped: WORKERS > 1 ? side.overlapped : null,
     writeConcern: 'w:' + unacknowledged.w, unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
     upsertCost: cost || undefined, upsertCostText: cost ? cost.text : undefined,
     // every record has a new _id, so each save inserts one; the count after the step checks it
-    inserted: ITERATIONS, removed: removed[method]
+    inserted: side.inserted, removed: removed[method]
   });
-  if (PROGRESS) print(JSON.stringify({ progress: m + 1, of: METHOD_NAMES.length }));
 });
 print('');
 results.forEach(function (r) { print(JSON.stringify(r)); });

@@ -69,7 +69,7 @@ describe('results.csv', () => {
       assert.equal(r.clock, clock ?? '');
     }
     const sql = rows.filter((r) => r.server === 'postgresql' && r.sample === '2' && r.field === 'ms');
-    assert.deepEqual(sql.map((r) => [r.value, r.unit, r.clock, r.variant]), [['14', 'ms', 'send', 'test=test 1: one loop;method=sql']]);
+    assert.deepEqual(sql.map((r) => [r.value, r.unit, r.clock, r.variant]), [['14', 'ms', 'send', 'method=sql;test=test 1: one loop']]);
     assert.ok(rows.some((r) => r.field === 'lowMemory.dataBytes' && r.unit === 'bytes'), 'nested figures by dotted names');
     assert.ok(rows.every((r) => r.size !== '' || r.server === 'postgresql'), 'every row but a baseline of its own size names its size');
   });

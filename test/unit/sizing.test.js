@@ -261,7 +261,7 @@ describe('sizing: --size auto', () => {
             test3: ({ TEST3_ITERATIONS: n }) => 300 + n * 0.1,
             'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 0.1,
           },
-          spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.1, test2: ({ TEST2_ITERATIONS: n }) => n * 0.05 },
+          spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.1, test2: ({ TEST2_ITERATIONS: n }) => n * 0.025 },
         },
       };
       const [p] = plan('log-inserts', [['mongod', fast]], { budgetSeconds: 30 });

@@ -2,11 +2,14 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
+const vm = require('node:vm');
 const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
 const { processesWithTag } = require('../../../test/helpers/processes');
 
 const WORKERS = 2;
+// the paired rounds the orchestrator passes where neither --rounds nor the scenario says
+const ROUNDS = 8;
 const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8')).sizes.smoke;
 const ITERATIONS = { test1: SMOKE.TEST1_ITERATIONS, test2: SMOKE.TEST2_ITERATIONS, test3: SMOKE.TEST3_ITERATIONS, 'test3-parallel': SMOKE.TEST3_ITERATIONS };
 // the article's test 3 wrote with insert only, after its fix; the kit reads it as one loop and as parallel
@@ -15,6 +18,16 @@ const METHODS = ['save', 'insert'];
 const CHARTS = ['test1-time', 'test2-time', 'test3-time', 'test2-storage'];
 const scenario = scenarioOf(__dirname);
 const FINDINGS = scenario.findings;
+
+/** The scripts' paired rounds block, run here: roundShares, roundOrders. */
+function roundsBlock() {
+  const text = fs.readFileSync(path.join(scenario.dir, 'loop.js'), 'utf8');
+  const start = text.indexOf('// --- paired rounds');
+  const sandbox = {};
+  vm.runInNewContext(text.slice(start, text.indexOf('// --- end paired rounds ---', start)), sandbox);
+  return sandbox;
+}
+const { roundShares, roundOrders } = roundsBlock();
 
 // the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
 for (const server of scenario.kinds) {
@@ -25,6 +38,14 @@ for (const server of scenario.kinds) {
     let run;
     const measured = (step, method) => run.measurements.filter((m) => m.server === server && m.step === step && m.method === method);
     const sql = (step) => run.measurements.filter((m) => m.server === 'postgresql' && m.step === step);
+    const blocks = (step, method) => run.blocks.filter((b) => b.server === server && b.step === step && b.method === method).sort((a, b) => a.round - b.round);
+    const sqlBlocks = (step) => run.blocks.filter((b) => b.server === 'postgresql' && b.step === step).sort((a, b) => a.round - b.round);
+    /** A block's span on the Date clock, from its (first shell's) start to its (last shell's) applied instant, or its end on the SQL side. */
+    const spanOf = (b) => {
+      if (b.server === 'postgresql') return [b.startedAt, b.endedAt];
+      const shells = run.records.filter((r) => r.type === 'worker' && r.server === server && r.step === b.step && r.method === b.method && r.round === b.round);
+      return shells.length ? [Math.min(...shells.map((w) => w.startedAt)), Math.max(...shells.map((w) => w.appliedAt))] : [b.startedAt, b.appliedAt];
+    };
 
     const state = smokeRunOn(scenario, server, { args: ['--no-calibrate', '--workers', String(WORKERS)], alsoNeeds: ['ferretdb-pg'] });
     before(() => {
@@ -58,6 +79,78 @@ for (const server of scenario.kinds) {
       assert.deepEqual(sql('test3'), [], 'the article wrote no SQL rows in test 3');
     });
 
+    it('cuts tests 1 and 2 into ROUNDS paired rounds: a block of save, of insert and of the SQL baseline in each, in the order drawn from the seed', () => {
+      // the seed the run was given, as the scripts got it
+      const orders = roundOrders(['save', 'insert', 'sql'], ROUNDS, run.run.params.seed);
+      for (const step of ['test1', 'test2']) {
+        const shares = roundShares(ITERATIONS[step], ROUNDS);
+        const sides = [...METHODS.map((method) => [method, blocks(step, method)]), ['sql', sqlBlocks(step)]];
+        for (const [method, list] of sides) {
+          assert.deepEqual(list.map((b) => b.round), Array.from({ length: ROUNDS }, (_, r) => r + 1), `${step} ${method}: one block a round`);
+          list.forEach((b, r) => {
+            assert.equal(b.rounds, ROUNDS);
+            assert.equal(b.method, method);
+            assert.equal(b.iterations, shares[r][1] - shares[r][0], `${step} ${method} round ${b.round}: its share`);
+            assert.equal(b.position, orders[r].indexOf(method) + 1, `${step} ${method} round ${b.round}: its place in the drawn order ${orders[r]}`);
+            assert.ok(Number.isInteger(b.ms) && b.ms >= 0, `${step} ${method} round ${b.round} ms`);
+            if (method !== 'sql') {
+              assert.ok(Number.isInteger(b.appliedMs) && b.appliedMs >= b.ms, `${step} ${method} round ${b.round}: applied ${b.appliedMs}, sent ${b.ms}`);
+              assert.equal(b.collection, `log_${method}`);
+              assert.equal(b.test, measured(step, method)[0].test);
+            }
+          });
+        }
+        for (const b of sqlBlocks(step)) {
+          assert.deepEqual(b.forServers, [server], 'a SQL block names the server it was paired with');
+          assert.equal(b.baselineFor, 'log-inserts');
+          assert.equal(b.inserted, b.iterations);
+        }
+      }
+      for (const step of ['test3', 'test3-parallel']) assert.deepEqual(run.blocks.filter((b) => b.step === step), [], `${step} compares nothing: one loop, no blocks`);
+    });
+
+    it('interleaves the SQL baseline\'s blocks with the server\'s while both run: each block in its place in time, none overlapping another', () => {
+      for (const step of ['test1', 'test2']) {
+        const all = [...METHODS.flatMap((method) => blocks(step, method)), ...sqlBlocks(step)].sort((a, b) => a.round - b.round || a.position - b.position);
+        assert.equal(all.length, 3 * ROUNDS);
+        const spans = all.map(spanOf);
+        spans.forEach(([start, end], i) => {
+          assert.ok(Number.isInteger(start) && end >= start, `${step} ${all[i].method} round ${all[i].round}: ${start}-${end}`);
+          if (i > 0) assert.ok(spans[i - 1][1] <= start, `${step}: ${all[i - 1].method} of round ${all[i - 1].round} ended at ${spans[i - 1][1]}, after ${all[i].method} of round ${all[i].round} began at ${start}`);
+        });
+        // the SQL side did not run after the server had finished: its first block is before the server's last
+        const serverEnd = Math.max(...spans.filter((_, i) => all[i].method !== 'sql').map(([, e]) => e));
+        assert.ok(spanOf(sqlBlocks(step)[0])[1] < serverEnd, `${step}: the SQL blocks ran between the server's`);
+      }
+    });
+
+    it('gives each test\'s totals as the sums of its blocks (the article\'s printed line too)', () => {
+      const sum = (list, field) => list.reduce((n, b) => n + b[field], 0);
+      for (const step of ['test1', 'test2']) {
+        for (const method of METHODS) {
+          const [total] = measured(step, method);
+          const list = blocks(step, method);
+          assert.equal(total.rounds, ROUNDS);
+          assert.equal(total.ms, sum(list, 'ms'), `${step} ${method} ms`);
+          assert.equal(total.appliedMs, sum(list, 'appliedMs'), `${step} ${method} appliedMs`);
+          if (step === 'test1') {
+            assert.ok(Math.abs(total.hrMs - sum(list, 'hrMs')) < 0.01, `${step} ${method} hrMs ${total.hrMs} against ${sum(list, 'hrMs')}`);
+            assert.ok(Math.abs(total.appliedHrMs - sum(list, 'appliedHrMs')) < 0.01, `${step} ${method} appliedHrMs`);
+          }
+          assert.equal(sum(list, 'iterations'), ITERATIONS[step]);
+        }
+        const [total] = sql(step);
+        assert.equal(total.ms, sum(sqlBlocks(step), 'ms'), `sql ${step} ms`);
+        assert.ok(Math.abs(total.hrMs - sum(sqlBlocks(step), 'hrMs')) < 0.01, `sql ${step} hrMs`);
+        assert.equal(total.inserted, sum(sqlBlocks(step), 'inserted'));
+        assert.deepEqual(total.forServers, [server]);
+        assert.equal(total.baselineFor, 'log-inserts');
+      }
+      const log = fs.readFileSync(path.join(out, 'logs', `${server}-log-inserts-test1.log`), 'utf8');
+      const [save] = measured('test1', 'save');
+      assert.match(log, new RegExp(`^MongoDB save: ${save.ms / 1000} \\(created: 1\\)$`, 'm'), 'the article\'s line prints the sum');
+    });
+
     it('writes exactly the iterations of each test into a collection emptied first', () => {
       for (const method of METHODS) {
         let before = 0;
@@ -79,20 +172,23 @@ for (const server of scenario.kinds) {
       }
     });
 
-    it('ran test 2 on all its shells at once, save and insert one after the other', () => {
-      const phases = METHODS.map((method) => {
+    it('ran each of test 2\'s blocks on all its shells at once, started together to within a few ms', () => {
+      for (const method of METHODS) {
         const [cell] = measured('test2', method);
         assert.equal(cell.workers, WORKERS, `${method}: shells`);
-        assert.equal(cell.workerSpans.length, WORKERS);
-        assert.equal(cell.workersOverlapped, true, `${method}: spans ${JSON.stringify(cell.workerSpans)}`);
-        const shells = run.records.filter((r) => r.type === 'worker' && r.server === server && r.step === 'test2' && r.method === method);
+        assert.equal(cell.workersOverlapped, true, `${method}: every block's shells overlapped`);
+        const shells = run.records.filter((r) => r.type === 'worker' && r.server === server && r.step === 'test2' && r.method === method && r.round === undefined);
         assert.deepEqual(shells.map((w) => w.worker).sort(), Array.from({ length: WORKERS }, (_, i) => i));
         assert.equal(shells.reduce((n, w) => n + w.inserted, 0), ITERATIONS.test2, `${method}: shares add up`);
-        return cell.workerSpans;
-      });
-      const lastSaveEnd = Math.max(...phases[0].map(([, end]) => end));
-      const firstInsertStart = Math.min(...phases[1].map(([start]) => start));
-      assert.ok(lastSaveEnd <= firstInsertStart, 'no shell inserted while another still saved');
+        for (const b of blocks('test2', method)) {
+          assert.equal(b.workers, WORKERS, `${method} round ${b.round}: shells`);
+          assert.equal(b.workerSpans.length, WORKERS);
+          assert.equal(b.workersOverlapped, true, `${method} round ${b.round}: spans ${JSON.stringify(b.workerSpans)}`);
+          assert.equal(b.inserted, b.iterations, `${method} round ${b.round}: the shells' parts add up`);
+          // a meeting starts every shell at one instant; a loaded machine may hold one back a little
+          assert.ok(Number.isInteger(b.startSkewMs) && b.startSkewMs >= 0 && b.startSkewMs < b.appliedMs, `${method} round ${b.round}: skew ${b.startSkewMs} ms of ${b.appliedMs}`);
+        }
+      }
 
       const [parallel3] = measured('test3-parallel', 'insert');
       assert.equal(parallel3.workers, WORKERS, 'test 3 read as a parallel run uses test 2\'s shells');
@@ -101,7 +197,8 @@ for (const server of scenario.kinds) {
 
       const [sqlCell] = sql('test2');
       assert.equal(sqlCell.workers, WORKERS);
-      assert.equal(sqlCell.workersOverlapped, true, `sql spans ${JSON.stringify(sqlCell.workerSpans)}`);
+      assert.equal(sqlCell.workersOverlapped, true);
+      for (const b of sqlBlocks('test2')) assert.equal(b.workersOverlapped, true, `sql round ${b.round}: spans ${JSON.stringify(b.workerSpans)}`);
     });
 
     it('reads the storage after each test: collection stats, and the SQL table\'s size', () => {
@@ -172,3 +269,154 @@ for (const server of scenario.kinds) {
     });
   });
 }
+
+// The SQL side's connections ended in the middle of a step: every SQL block fails, each shell is
+// told so at its turn and goes on, the failure is recorded once per step, and the server's own
+// blocks are all kept
+describe('log-inserts: a SQL block that fails does not hold the shells', function () {
+  this.timeout(240000);
+  const { MongoClient } = require('mongodb');
+  const { startTestServer, skipUnless, config } = require('../../../test/helpers/servers');
+  const { Conductor } = require('../../../orchestrator/run/conductor');
+  const { runScenario, scenarioPlan } = require('../../../orchestrator/run/steps');
+  const { ResultsLog } = require('../../../orchestrator/results/writer');
+  const { discoverScenarios } = require('../../../orchestrator/scenarios');
+  const KIND = 'ferretdb';
+  let box;
+  let srv;
+  let client;
+  let run;
+  let failures;
+  let turns;
+  let stepMs;
+  const said = [];
+
+  before(async function () {
+    skipUnless(this, KIND);
+    skipUnless(this, 'ferretdb-pg'); // PostgreSQL, which ferretdb-pg needs too
+    box = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'classics-log-inserts-sql-fails-'));
+    srv = await startTestServer(KIND);
+    client = new MongoClient(srv.uri);
+    const described = discoverScenarios(config.shellDir).find((s) => s.name === 'log-inserts');
+    const options = { log: (line) => said.push(line), workers: WORKERS, shell: 'kit', lean: 'on', seed: 7, runId: `sql-fails-${process.pid}`, isInterrupted: () => false };
+    const results = new ResultsLog(path.join(box, 'results.jsonl'));
+    const progress = { startStep() {}, endStep() {}, update() {} };
+    const server = { name: KIND, uri: srv.uri, started: true };
+    const conductor = new Conductor({ options, results, config, logDir: box });
+    const partner = await conductor.open({ scenario: described, ready: { server, client } });
+    assert.ok(partner, 'PostgreSQL started');
+    // each step's side opens (its connections made), then PostgreSQL ends them, as an
+    // administrator would: every block of the step fails on a connection that is gone
+    const openStep = partner.openStep.bind(partner);
+    partner.openStep = async (...args) => {
+      const side = await openStep(...args);
+      await partner.pg.psql(described.database, 'SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      return side;
+    };
+    const plan = scenarioPlan(described, 'smoke', 1);
+    plan.steps = plan.steps.filter((st) => ['test1', 'test2'].includes(st.name));
+    const started = Date.now();
+    try {
+      failures = await runScenario({ scenario: described, server, client, plan, options: { ...options, keepData: true }, results, progress, logDir: box, config, partner });
+      turns = await client.db(described.database).collection('turns').find().toArray();
+    } finally {
+      await partner.stop();
+    }
+    stepMs = Date.now() - started;
+    failures += conductor.failures;
+    results.close();
+    const records = fs.readFileSync(path.join(box, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const of = (type) => records.filter((r) => r.type === type);
+    run = { records, blocks: of('block'), measurements: of('measurement'), failures: of('failure') };
+  });
+
+  after(async () => {
+    if (client) await client.close();
+    if (srv) await srv.stop();
+    if (box) fs.rmSync(box, { recursive: true, force: true });
+  });
+
+  it('runs both steps to their end, every server block and total kept', () => {
+    for (const step of ['test1', 'test2']) {
+      assert.ok(run.records.some((r) => r.type === 'step' && r.step === step), `${step} finished`);
+      for (const method of METHODS) {
+        assert.equal(run.blocks.filter((b) => b.server === KIND && b.step === step && b.method === method).length, ROUNDS, `${step} ${method}`);
+        assert.equal(run.measurements.filter((m) => m.server === KIND && m.step === step && m.method === method).length, 1);
+      }
+    }
+    assert.ok(stepMs < 200000, `${stepMs} ms`);
+  });
+
+  it('records one failure a step, says it, and keeps no SQL block or total that did not run', () => {
+    const sqlFailures = run.failures.filter((f) => f.server === 'postgresql');
+    assert.deepEqual(sqlFailures.map((f) => f.step), ['test1', 'test2']);
+    for (const f of sqlFailures) {
+      assert.equal(f.round, 1, 'the first block failed');
+      assert.deepEqual(f.forServers, [KIND]);
+      assert.match(f.error, /^round 1: /);
+    }
+    assert.equal(failures, 2, 'the run counts them');
+    assert.ok(said.some((l) => /^FAILED postgresql · log-inserts · test1: round 1: /.test(l)), said.join('\n'));
+    assert.deepEqual(run.blocks.filter((b) => b.server === 'postgresql'), []);
+    assert.deepEqual(run.measurements.filter((m) => m.server === 'postgresql'), []);
+  });
+
+  it('answered every turn of the last step, each marked failed with why, so no shell waited for ever', () => {
+    assert.equal(turns.length, ROUNDS, JSON.stringify(turns));
+    for (const t of turns) {
+      assert.equal(t.ok, false);
+      assert.match(t.error, /./);
+    }
+    assert.match(turns.find((t) => t._id === '2:sql').error, /^an earlier block failed/);
+  });
+});
+
+// Ctrl-C while the SQL baseline runs beside the server: PostgreSQL is stopped with the rest, and
+// what was measured is kept
+describe('log-inserts interrupted while its SQL baseline runs beside the server', function () {
+  this.timeout(240000);
+  const os = require('node:os');
+  const { invokeOrchestrate } = require('../../../test/helpers/cli');
+  const { waitFor } = require('../../../test/helpers/wait');
+  const { skipUnless } = require('../../../test/helpers/servers');
+  const { newTag } = require('../../../test/helpers/processes');
+  const { readRun } = require('../../../orchestrator/results/reader');
+  const tag = newTag();
+  let out;
+  let result;
+  let running;
+
+  before(async function () {
+    skipUnless(this, 'ferretdb');
+    skipUnless(this, 'ferretdb-pg'); // PostgreSQL, which ferretdb-pg needs too
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-log-inserts-signal-'));
+    const results = path.join(out, 'results.jsonl');
+    result = await invokeOrchestrate(['log-inserts', '--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--out', out], {
+      env: tag,
+      onSpawn: (child) => {
+        // once test 1's second SQL block is recorded: both servers are running
+        waitFor(() => fs.existsSync(results) && (fs.readFileSync(results, 'utf8').match(/"type":"block","step":"test1"[^\n]*"server":"postgresql"/g) || []).length >= 2, 150000)
+          .then(() => {
+            running = processesWithTag(tag);
+            child.kill('SIGINT');
+          }, () => child.kill('SIGKILL'));
+      },
+    });
+  });
+
+  after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
+
+  it('exits 130, with a FerretDB and a PostgreSQL running when it was stopped and none of them left', () => {
+    assert.equal(result.code, 130, result.stderr);
+    assert.ok(running.some((p) => /ferretdb/.test(p.cmd)), 'FerretDB was running');
+    assert.ok(running.some((p) => /postgres/.test(p.cmd)), 'PostgreSQL was running');
+    assert.deepEqual(processesWithTag(tag), []);
+  });
+
+  it('keeps the blocks measured, marks the run interrupted and counts no failure', () => {
+    const run = readRun(out);
+    assert.ok(run.blocks.filter((b) => b.server === 'postgresql').length >= 2);
+    assert.equal(run.end.status, 'interrupted');
+    assert.deepEqual(run.failures, [], 'a block stopped by the signal is not a failure');
+  });
+});

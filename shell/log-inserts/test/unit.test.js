@@ -90,6 +90,97 @@ describe('log-inserts scripts', () => {
   });
 });
 
+/** A script's marked block run in a sandbox: its functions, with the globals given. */
+function sandboxOf(file, begin, end, globals = {}) {
+  const text = fs.readFileSync(file, 'utf8');
+  const start = text.indexOf(begin);
+  const stop = text.indexOf(end, start);
+  assert.ok(start >= 0 && stop > start, `${path.basename(file)} has no block ${begin}`);
+  const sandbox = { ...globals };
+  vm.runInNewContext(text.slice(start, stop), sandbox);
+  return sandbox;
+}
+const rounds = () => sandboxOf(SCRIPTS[0], '// --- paired rounds', '// --- end paired rounds ---');
+
+describe('log-inserts paired rounds', () => {
+  const { roundShares, roundOrders } = rounds();
+
+  it('cuts a test into ROUNDS shares that add up to it, the SQL baseline\'s blocks the same shares', () => {
+    for (const n of [0, 1, 7, 8, 100, 1001, 10000]) {
+      for (const r of [1, 2, 8, 16]) {
+        const shares = roundShares(n, r);
+        assert.equal(shares.length, r);
+        assert.equal(shares[0][0], 0);
+        assert.equal(shares.at(-1)[1], n, `${n} in ${r}`);
+        shares.forEach(([from, to], k) => {
+          if (k > 0) assert.equal(from, shares[k - 1][1], 'each share starts where the one before ends');
+          assert.ok(to - from === Math.floor(n / r) || to - from === Math.ceil(n / r), `${n} in ${r}: share ${k + 1} of ${to - from}`);
+          assert.equal(sqlBaseline.roundShare(n, r, k + 1), to - from, `the SQL block of round ${k + 1} writes the scripts' share`);
+        });
+      }
+    }
+  });
+
+  it('shares a block among test 2\'s shells as the SQL baseline shares it among its connections', () => {
+    const text = fs.readFileSync(SCRIPTS[1], 'utf8');
+    const mineOf = /\nfunction mineOf\(n\) \{[\s\S]*?\n\}/.exec(text);
+    assert.ok(mineOf, 'test2.js has mineOf');
+    for (const workers of [1, 2, 3, 8]) {
+      for (const n of [0, 1, 5, 13, 125]) {
+        const shells = Array.from({ length: workers }, (_, w) => vm.runInNewContext(`${mineOf[0]}; mineOf(${n})`, { WORKER: w, WORKERS: workers }));
+        assert.deepEqual(sqlBaseline.writerShares(n, workers), shells, `${n} among ${workers}`);
+        assert.equal(shells.reduce((a, b) => a + b, 0), n);
+      }
+    }
+  });
+
+  it('runs every variant once a round, in mirrored twos (each first and last alike), the same orders from one seed', () => {
+    const variants = ['save', 'insert', 'sql'];
+    const orders = roundOrders(variants, 8, 20141105);
+    assert.deepEqual(roundOrders(variants, 8, 20141105), orders, 'a seed draws the same orders');
+    assert.equal(orders.length, 8);
+    orders.forEach((order, r) => {
+      assert.deepEqual([...order].sort(), [...variants].sort(), `round ${r + 1}`);
+      if (r % 2 === 1) assert.deepEqual(order, [...orders[r - 1]].reverse(), `round ${r + 1} mirrors round ${r}`);
+    });
+    for (const v of variants) {
+      const first = orders.filter((o) => o[0] === v).length;
+      const last = orders.filter((o) => o.at(-1) === v).length;
+      assert.equal(first, last, `${v} first ${first} times, last ${last}`);
+    }
+    // over many seeds, each variant leads a round about as often as the others
+    const leads = Object.fromEntries(variants.map((v) => [v, 0]));
+    for (let seed = 1; seed <= 300; seed++) roundOrders(variants, 8, seed).forEach((o) => { leads[o[0]] += 1; });
+    for (const v of variants) assert.ok(leads[v] > 600 && leads[v] < 1000, JSON.stringify(leads));
+  });
+
+  it('combines test 2\'s shells per block and round, and keeps the totals they summed themselves', () => {
+    const { combineWorkerLines } = require('../../../orchestrator/run/workers');
+    const block = (worker, round, method, startedAt, endedAt, appliedAt) => ({
+      scenario: 'log-inserts', test: 'test 2: parallel', method, collection: `log_${method}`, round, rounds: 2, position: 1, iterations: 10, worker,
+      startedAt, endedAt, appliedAt, ms: endedAt - startedAt, appliedMs: appliedAt - startedAt, hrMs: 1, inserted: 5,
+    });
+    const lines = [
+      block(0, 1, 'save', 1000, 1100, 1110), block(1, 1, 'save', 1003, 1120, 1125),
+      block(0, 1, 'insert', 1200, 1250, 1251), block(1, 1, 'insert', 1200, 1240, 1260),
+      block(0, 2, 'save', 1300, 1400, 1402), block(1, 2, 'save', 1301, 1390, 1391),
+      // each shell's total: the blocks' combined spans, summed, the same in every shell
+      ...[0, 1].map((worker) => ({ scenario: 'log-inserts', method: 'save', collection: 'log_save', rounds: 2, worker, ms: 220, appliedMs: 227, hrMs: 9, workersOverlapped: true, inserted: 10, removed: worker ? 0 : 3 })),
+    ];
+    const combined = combineWorkerLines(lines, ['collection', 'round']);
+    const of = (collection, round) => combined.find((c) => c.collection === collection && c.round === round);
+    assert.equal(combined.length, 4);
+    const save1 = of('log_save', 1);
+    assert.deepEqual([save1.ms, save1.appliedMs, save1.startSkewMs, save1.inserted, save1.workers, save1.workersOverlapped], [120, 125, 3, 10, 2, true]);
+    assert.equal(save1.startedAt, undefined, 'a shell\'s own instant is not the block\'s');
+    assert.deepEqual([of('log_insert', 1).ms, of('log_insert', 1).appliedMs, of('log_insert', 1).startSkewMs], [50, 60, 0]);
+    assert.deepEqual([of('log_save', 2).ms, of('log_save', 2).appliedMs], [100, 102]);
+    const total = of('log_save', undefined);
+    assert.deepEqual([total.ms, total.appliedMs, total.workersOverlapped, total.inserted, total.removed, total.workers], [220, 227, true, 20, 3, 2]);
+    assert.equal(total.ms, save1.ms + of('log_save', 2).ms, 'the total is the sum of its blocks');
+  });
+});
+
 describe('log-inserts verdicts', () => {
   const { analyseScenario } = require('../../../orchestrator/analysis/analyse');
   const { discoverScenarios } = require('../../../orchestrator/scenarios');
