@@ -388,7 +388,9 @@ function mechanismOf(finding, records) {
  * clock, one round trip per operation (check.opsField counts them). Null otherwise.
  */
 function networkOf(check, ctx, own) {
-  if (!ctx.serverRecord || !check.field) return null;
+  // a server the kit started listens on this machine's loopback: there a ping's time is the
+  // server's own answer, not a distance, and no network decides anything
+  if (!ctx.serverRecord || ctx.serverRecord.startedByKit || !check.field) return null;
   const sels = [check.num, check.den, check.grows, check.flat?.where].filter((sel) => sel && !sel.fromServer);
   const records = own.filter((r) => sels.some((sel) => inSelection(r, sel)));
   return networkReason(networkShare(ctx.serverRecord, records, { timeField: check.field, opsField: check.opsField || 'ops' }));

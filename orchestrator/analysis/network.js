@@ -45,7 +45,8 @@ function networkShare(server, records, { timeField = 'hrMs', opsField = 'ops' } 
     }
     const span = spanMs(timeField, value);
     if (span === null || !(ops > 0)) continue;
-    ms += span;
+    // a step of several shells at once: each waited for its own round trips through the same span
+    ms += span * (Number(record.workers) > 1 ? Number(record.workers) : 1);
     // w:0 writes are sent without waiting: the round trip lands once, on the barrier after them
     roundTrips += unacknowledged(record) ? 1 : ops;
   }
