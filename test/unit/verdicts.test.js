@@ -300,6 +300,33 @@ describe('verdicts', () => {
     });
   });
 
+  describe('a server far away', () => {
+    const { mk } = require('../../shell/many-keys/test/verdict-cases');
+    const scenario = scenarioOf('many-keys');
+    // acknowledged updates of 1 ms each: 10,000 in 10 s a side
+    const acked = mk(10, 10 / 3.5).map((r) => ({ ...r, writeConcern: 'w:1' }));
+    const verdictWith = (serverRecord) => analyseScenario(scenario, { ...runOf('many-keys', acked), servers: [serverRecord], sizesOf: () => scenario.sizes.article })
+      .verdicts.find((v) => v.finding === 'buckets-faster');
+
+    it('says the network, not the server, decided a verdict where the round trip is most of each operation', () => {
+      const v = verdictWith({ server: SERVER, startedByKit: false, roundTripMs: 0.9 });
+      const network = v.reasons.find((r) => r.code === 'network-decided');
+      assert.ok(network && network.share > 0.5, JSON.stringify(v.reasons));
+      assert.equal(verdictWith({ server: SERVER, startedByKit: false, roundTripMs: 0.1 }).reasons.some((r) => r.code === 'network-decided'), false);
+    });
+
+    it('says nothing of a network on loopback, where a ping times the server the kit started', () => {
+      assert.equal(verdictWith({ server: SERVER, startedByKit: true, roundTripMs: 0.9 }).reasons.some((r) => r.code === 'network-decided'), false);
+    });
+
+    it('shares a parallel step\'s span among its shells', () => {
+      const { networkShare } = require('../../orchestrator/analysis/network');
+      const record = { hrMs: 1000, ops: 1000, writeConcern: 'w:1' };
+      assert.equal(networkShare({ roundTripMs: 0.6 }, [record], { timeField: 'hrMs' }).decided, true);
+      assert.equal(networkShare({ roundTripMs: 0.6 }, [{ ...record, workers: 2 }], { timeField: 'hrMs' }).decided, false);
+    });
+  });
+
   describe('defects the old verdict code had', () => {
     it('across servers: a zero on the reference side is no ratio, said so', () => {
       const tc = scenarioOf('trade-candles');
