@@ -159,6 +159,25 @@ describe('sizing: --size auto', () => {
         for (const name of Object.keys(d.scaling.vary)) assert.ok(p.sizes[name] < done[1].sizes[name] && p.sizes[name] >= done[0].sizes[name], `${name}: ${JSON.stringify(p.sizes)}`);
       }
     });
+
+    it('asks no probe of its own for a term of ROUNDS alone, which is the same at every size', () => {
+      // a slow server: the smallest probes reach the probes' share of the budget, so the count is what the terms need
+      const probesOf = (d) => {
+        const done = [];
+        for (;;) {
+          const sizes = nextProbeSizes(d, { done, budgetSeconds: 90 });
+          if (!sizes) return done;
+          done.push({ sizes, steps: { insert: { ms: 3000 + sizes.DOCS * 300 }, update: { ms: 3000 + sizes.UPDATES * 300 } } });
+        }
+      };
+      const mk = scenario('many-keys');
+      const withSteps = (update) => ({ ...mk, scaling: { ...mk.scaling, steps: { ...mk.scaling.steps, update } } });
+      const update = { ...mk.scaling.steps.update };
+      delete update.parts;
+      const plain = probesOf(withSteps(update)).length;
+      assert.equal(probesOf(withSteps({ ...update, parts: '2 * ROUNDS' })).length, plain, 'blocks priced by ROUNDS alone');
+      assert.equal(probesOf(withSteps({ ...update, parts: 'UPDATES' })).length, plain + 1, 'a term that grows with a size needs a size of its own');
+    });
   });
 
   describe('the model', () => {
