@@ -52,7 +52,9 @@
 //             are the schema's own, its blocks' applied times end to end, so each series reads as
 //             mongostat's did while that test ran alone; a sample across two blocks counts the
 //             end of one and the start of the next. The counter is read at each block's start and
-//             end, outside its clocks, and counts the block's own updates alone.
+//             end, outside its clocks, and counts the block's own updates alone. A sample that
+//             falls due while a barrier waits is taken after it (at the schema's next update), so
+//             an interval may hold a block's tail; its rate is over the interval.
 //           - Applied: with w:0, a block's applied clock stops when the command that proves its
 //             updates applied returns (the barrier, queued behind them on their connection), and
 //             that command is never held back by a poll: it goes out at once after the block's
