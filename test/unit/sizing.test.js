@@ -160,6 +160,14 @@ describe('sizing: --size auto', () => {
       }
     });
 
+    it('reads a step\'s figures from its whole lines, not from the paired rounds\' blocks they are the sums of', () => {
+      const { figuresOf } = require('../../orchestrator/run/probe');
+      const decl = scenario('many-keys').scaling.steps.update.figures;
+      const line = { kind: 'update', schema: 'original', updates: 10, docs: 2, appliedMs: 80 };
+      const blocks = [1, 2].map((round) => ({ ...line, round, rounds: 2, position: 1, updates: 5, appliedMs: 40 }));
+      assert.deepEqual(figuresOf(decl, [...blocks, line]), [{ ms: 80, ops: 10, grows: 20 }]);
+    });
+
     it('asks no probe of its own for a term of ROUNDS alone, which is the same at every size', () => {
       // a slow server: the smallest probes reach the probes' share of the budget, so the count is what the terms need
       const probesOf = (d) => {
