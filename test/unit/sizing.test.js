@@ -65,6 +65,8 @@ const MONGOD_LIKE = {
       insert: ({ DOCS, BUCKET_DOCS }) => 300 + (DOCS + BUCKET_DOCS) * 3, // building and sending a 20,000-key document
       update: ({ UPDATES }) => 300 + UPDATES * (1.8 + 0.3), // the article's 1.8 ms per original update, 0.3 per bucketed one
     },
+    // the shortest block: a bucketed one, an eighth of the updates (8 paired rounds)
+    spans: { update: ({ UPDATES }) => (UPDATES / 8) * 0.3 },
   },
 };
 
@@ -81,6 +83,7 @@ const FERRETDB_LIKE = {
       insert: ({ DOCS, BUCKET_DOCS }) => 500 + (DOCS + BUCKET_DOCS) * 1400,
       update: ({ UPDATES, DOCS }) => 500 + UPDATES * (300 + 120 * DOCS) * 2,
     },
+    spans: { update: ({ UPDATES, DOCS }) => (UPDATES / 8) * (300 + 120 * DOCS) },
   },
 };
 
