@@ -29,7 +29,9 @@ function figuresOf(decl, measurements) {
   if (!decl) return [];
   const ops = parseExpression(decl.ops);
   const grows = parseExpression(decl.grows);
-  return measurements.filter((m) => matches(m, { where: decl.where })).flatMap((m) => {
+  // a paired round's block (a line that names its round) is a share of a line counted already: at
+  // a probe's size it holds an update or two, whose noise the fit would read as growth
+  return measurements.filter((m) => !Number.isInteger(m.round) && matches(m, { where: decl.where })).flatMap((m) => {
     const ms = spanMsOf(decl.field, m[decl.field]);
     try {
       return ms === null ? [] : [{ ms, ops: ops.evaluate(m), grows: grows.evaluate(m) }];

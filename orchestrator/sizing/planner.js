@@ -147,7 +147,9 @@ function termsOf(decl) {
  * shrink), which would overstate every growth.
  */
 function sizesNeeded(descriptor) {
-  return 1 + Math.max(...Object.values(descriptor.scaling.steps).map((d) => termsOf(d).length + (d.grows && !d.figures ? 1 : 0)));
+  // a term of ROUNDS alone (blocks priced by parts) is the same at every probe: no size tells it apart
+  const varies = ([, text]) => [...parseExpression(text).names].some((n) => n !== 'ROUNDS');
+  return 1 + Math.max(...Object.values(descriptor.scaling.steps).map((d) => termsOf(d).filter(varies).length + (d.grows && !d.figures ? 1 : 0)));
 }
 
 /** Least squares of y on the chosen columns; null where they cannot be told apart. */

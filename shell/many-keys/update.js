@@ -1,74 +1,97 @@
 // mongo-classics · many-keys · update.js
 // Article:  the untitled README of gist jmikola/8048099 (original-update.php and bucket-update.php),
 //           December 2013, https://gist.github.com/jmikola/8048099 . MongoDB 2.4 era, MMAPv1, PHP.
-// Measures: the article's update test on `original`, then on `bucket`: UPDATES updates, each
-//           finding one document by appver, deploytype, g, guid and timeslice, $set-ting random
-//           and $inc-ing five random counters and stats.events by 5. Two times per schema: the
-//           time to send the updates (the article's "Updated N documents in S seconds") and the
-//           time until the server has applied them all; the speed-up of bucket over original;
-//           the updates applied per second, sampled once a second, as the article's mongostat;
-//           and how the server finds each update's document (its plan and keys examined).
+// Measures: the article's update test on `original` and on `bucket`, cut into paired rounds
+//           (Changes: Rounds): UPDATES updates per schema, each finding one document by appver,
+//           deploytype, g, guid and timeslice, $set-ting random and $inc-ing five random counters
+//           and stats.events by 5. Two times per block and per schema: the time to send the
+//           updates (the article's "Updated N documents in S seconds") and the time until the
+//           server has applied them all; the speed-up of bucket over original, per round and in
+//           all; the updates applied per second, sampled once a second, as the article's
+//           mongostat; and how the server finds each update's document (plan, keys examined).
 // Writes:   the article sent its updates with w:0 ("so that update operations can be spammed to
 //           MongoDB") and timed the sending; mongostat showed the server applying them for 20 s
 //           after. The kit sends them with w:0 where the server takes them (mongod), on one
-//           connection of its own, and stops the applied clock when a command sent after the
-//           last update on that connection returns, which is once the server has applied them
-//           all. A server that answers w:0 writes (FerretDB 1.24) gets w:1; the JSON lines say
+//           connection of its own per schema, and stops a block's applied clock when a command
+//           sent after its last update on that connection returns, once the server has applied
+//           them all. A server that answers w:0 writes (FerretDB) gets w:1; the JSON lines say
 //           which (writeConcern, unacknowledged) and the send time is then the applied time.
 // Faithful: every query and update document built in advance, outside the timed loop, so the
 //           loop only sends; update i targets document i % DOCS, so with the article's sizes
-//           each of the 2,000 documents is updated 5 times, in 5 rounds; both schemas get the
-//           same updates (same documents, counters and random strings); $inc by NumberLong as
-//           PHP's 64-bit integers; the article's printed line.
+//           each of the 2,000 documents is updated 5 times, in 5 sweeps; both schemas get the
+//           same updates (same documents, counters and random strings) in the same order; $inc by
+//           NumberLong as PHP's 64-bit integers; the article's printed line.
 // Changes:  - Runs in its own database (DB_NAME, prefix classics_).
+//           - Rounds: the article ran every update on original, then every one on bucket, so a
+//             drift of the machine (another process, a cache warming) fell on one side. Here they
+//             run in ROUNDS rounds (the paired rounds block), each of one block per schema in an
+//             order drawn from SEED, mirrored round by round. Block r of either schema sends
+//             updates roundShares(UPDATES, ROUNDS)[r] of the one plan, so when round k runs, both
+//             collections have had the same k - 1 shares applied: the same state. Each block is
+//             timed alone on both clocks from just before its first update and prints one JSON
+//             line; each schema's line and the article's printed line give the sums of its
+//             blocks' times (the article timed its loop once, end to end; the sum leaves out what
+//             runs between blocks: the other schema's block, a printed line, a counter read).
+//             With fewer UPDATES than ROUNDS, there is one round per update, and the script says so.
 //           - The targets' identities are read from each collection (sorted by _id) before the
 //             timed loop; the article does not say how its update scripts knew them.
 //           - The five counters of one update are five distinct keys: with replacement, two equal
 //             keys would collapse into one $inc and stats.events would no longer be their sum,
 //             which the article says it is.
-//           - The plan: before the timed loop, the explain command (executionStats, which writes
+//           - The plan: before the rounds, the explain command (executionStats, which writes
 //             nothing) for the first update says how the server finds the document (insert.js
-//             built an index on the five fields; see its header) and how many index keys and
-//             documents it examines.
+//             built an index on the five fields) and how many index keys and documents it examines.
 //           - Samples: a mongosh script is single-threaded, so the loop looks at the clock after
 //             every update and takes a sample once a second has passed, on a second connection
-//             of its own (the writes' connection may hold queued w:0 updates, and a sample sent
-//             there would wait for them): the collection's own count of completed writes
-//             ($collStats latencyStats writes.ops) where the server keeps one, else
-//             serverStatus opcounters.update (the whole server, other clients' updates included),
-//             else the script's count of acknowledged updates (w:1, so applied). A sample is late
-//             by up to one update's round trip. The time spent sampling is left out of the send
-//             time (the loop stood still) but not out of the applied time (the server did not).
-//           - Applied: with w:0, the applied clock stops when the command that proves every
-//             update applied returns (the barrier, on the writes' connection, queued behind
-//             them), and that command is never held back by a poll: it goes out at once after
-//             the last update unless the counter says the server still has more than three
-//             times the wait until the next once-a-second sample to do, at the rate it applied
-//             the last second; then the script sleeps until that sample, takes it, and asks
-//             again (applyWait). So the tail of mongostat's series is sampled where it is long,
-//             and a short tail (tens of ms at the quick size) is timed by the barrier alone,
-//             not by a 10 ms poll. A sleep outlives the server's work only if its rate more than
-//             tripled; the record says by how much the time may then be late (lateByAtMostMs).
+//             of its own (the writes' connection may hold queued w:0 updates): the collection's
+//             count of completed writes ($collStats latencyStats writes.ops) where the server
+//             keeps one, else serverStatus opcounters.update (the whole server), else the
+//             script's count of acknowledged updates (w:1, so applied). A sample is late by up to
+//             one update's round trip; the time spent sampling is left out of the send time (the
+//             loop stood still), not out of the applied time (the server did not). Its seconds
+//             are the schema's own, its blocks' applied times end to end, so each series reads as
+//             mongostat's did while that test ran alone; a sample across two blocks counts the
+//             end of one and the start of the next. The counter is read at each block's start and
+//             end, outside its clocks, and counts the block's own updates alone. A sample that
+//             falls due while a barrier waits is taken after it (at the schema's next update), so
+//             an interval may hold a block's tail; its rate is over the interval.
+//           - Applied: with w:0, a block's applied clock stops when the command that proves its
+//             updates applied returns (the barrier, queued behind them on their connection), and
+//             that command is never held back by a poll: it goes out at once after the block's
+//             last update unless the counter says the server still has more than three times the
+//             wait until the next sample to do, at the rate it applied the last second; then the
+//             script sleeps until that sample, takes it, and asks again (applyWait). So a long
+//             tail is sampled once a second and a short one (tens of ms at the quick size) is
+//             timed by the barrier alone, not by a 10 ms poll. A sleep outlives the server's work
+//             only if its rate more than tripled; lateByAtMostMs says by how much the time may
+//             then be late (per block; the schema's line sums them). The barrier after each block
+//             also keeps one schema's queued updates out of the other's block.
 //           - Times: new Date() (the wall clock, like PHP's microtime) and performance.now();
 //             the printed line uses performance.now(), whose microseconds match microtime's.
-//           - VERIFY reads every document back: each key exactly once (in its md5 bucket), each
-//             document's counters summing to its stats.events, the total equal to the total
-//             before plus 5 x UPDATES, each target's random the last one sent and, when the test
-//             started from zeros (the first pass), every counter equal to its planned count.
-//           - One JSON line per schema and one per sample for the orchestrator; SEED as in
-//             insert.js, offset by the pass so passes differ but repeat.
+//           - VERIFY reads every document back after the last round: each key once (in its md5
+//             bucket), each document's counters summing to its stats.events, the total equal to
+//             the total before plus 5 x UPDATES, each target's random the last one sent and, when
+//             the test started from zeros (the first pass), every counter its planned count.
+//           - One JSON line per block, per schema and per sample for the orchestrator; SEED as
+//             in insert.js, offset by the pass so passes differ but repeat (the rounds' order is
+//             drawn from SEED itself).
 // Sizes:    DOCS documents targeted in each collection (2,000; the first DOCS of `bucket` when
 //           BUCKET_DOCS > DOCS), KEYS counters per document (20,000, as in insert.js), UPDATES
-//           updates per schema (10,000).
+//           updates per schema (10,000), ROUNDS paired rounds (8; the article ran one).
 
 if (typeof DOCS === 'undefined') var DOCS = 2000;
 if (typeof KEYS === 'undefined') var KEYS = 20000;
 if (typeof UPDATES === 'undefined') var UPDATES = 10000;
+if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof PARTNER === 'undefined') var PARTNER = null;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_many_keys';
 if (typeof PASS === 'undefined') var PASS = null;
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof VERIFY === 'undefined') var VERIFY = true;
+if (!(UPDATES >= 1) || UPDATES % 1 !== 0 || !(ROUNDS >= 1) || ROUNDS % 1 !== 0) {
+  throw new Error('UPDATES and ROUNDS must be whole numbers of at least 1 (UPDATES ' + UPDATES + ', ROUNDS ' + ROUNDS + ')');
+}
 
 db = db.getSiblingDB(DB_NAME);
 
@@ -333,6 +356,78 @@ function updatePlan(dbHandle, collectionName, q, u, upsert) {
 }
 // --- end update plan ---
 
+// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// One reading per side decides nothing on a machine that drifts (another process, a cache
+// warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
+// every variant compared, an equal share of the article's loop, in an order drawn per round
+// (Abedi and Brecht's randomized multiple interleaved trials, ICPE 2017). Rounds come in mirrored
+// twos, a drawn order and then the same order backwards, so each variant runs first and last
+// equally often and the order cancels out of the paired ratios. SEED fixes the draw; without it
+// each run draws its own. With PARTNER set (the orchestrator's conductor sets it: the SQL
+// baseline, or the same script on another server), a round also holds the partner's block: the
+// script prints a turn line where the partner's block falls and waits until the conductor has
+// marked it done in this database's `turns` collection. Pasted alone, PARTNER is null and no
+// round waits.
+
+/** Numbers in [0, 1): mulberry32 from an integer seed, or Math.random without one. */
+function roundsRandom(seed) {
+  if (seed === null || seed === undefined) return Math.random;
+  var a = seed | 0;
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The order of the variants in each of `rounds` rounds, round 1 first: [[variant, ...], ...].
+ * An odd round (1, 3, ...) is a shuffle drawn from the seed; the round after it runs the same
+ * order backwards; an odd count's last round is a draw of its own.
+ */
+function roundOrders(variants, rounds, seed) {
+  var random = roundsRandom(seed === null || seed === undefined ? null : seed + 7919);
+  var orders = [];
+  for (var r = 0; r < rounds; r++) {
+    if (r % 2 === 1) { orders.push(orders[r - 1].slice().reverse()); continue; }
+    var order = variants.slice();
+    for (var i = order.length - 1; i > 0; i--) {
+      var j = Math.floor(random() * (i + 1));
+      var swap = order[i]; order[i] = order[j]; order[j] = swap;
+    }
+    orders.push(order);
+  }
+  return orders;
+}
+
+/** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
+function roundShares(n, rounds) {
+  var shares = [];
+  var from = 0;
+  for (var r = 0; r < rounds; r++) {
+    var size = Math.floor(n / rounds) + (r < n % rounds ? 1 : 0);
+    shares.push([from, from + size]);
+    from += size;
+  }
+  return shares;
+}
+
+/**
+ * The partner's block of a round: with announce, a turn line the conductor acts on; then a wait,
+ * polling every 20 ms (a poll a block's time cannot feel), until the conductor has put the
+ * block's mark in this database's turns collection. Returns false at once without a partner.
+ */
+function partnerTurn(round, variant, announce) {
+  if (!PARTNER) return false;
+  var id = round + ':' + variant;
+  if (announce) print(JSON.stringify({ turn: { round: round, variant: variant, id: id } }));
+  var turns = db.getSiblingDB(DB_NAME).getCollection('turns');
+  while (!turns.findOne({ _id: id })) sleep(20);
+  return true;
+}
+// --- end paired rounds ---
+
 var unacknowledged = unacknowledgedWrites(DB_NAME);
 var sampler = ownConnection();
 var samplerDb = sampler.getDB(DB_NAME);
@@ -410,6 +505,82 @@ function recentRate(samples, done, now, t0) {
 }
 // --- end apply wait ---
 
+// --- update blocks: pure, so a unit test can check the pairing ---
+/**
+ * The test's blocks in the order they run: [{ round, rounds, position, schema, from, to }], the
+ * block sending updates [from, to) of the plan. Each round holds one block of every schema, in
+ * the paired rounds' drawn order, and the same share of the plan for each; with fewer updates
+ * than rounds, one round per update (a block of no update would time nothing).
+ */
+function updateBlocks(schemas, updates, rounds, seed) {
+  var n = Math.max(1, Math.min(rounds, updates));
+  var orders = roundOrders(schemas, n, seed);
+  var shares = roundShares(updates, n);
+  var blocks = [];
+  orders.forEach(function (order, r) {
+    order.forEach(function (schema, p) {
+      blocks.push({ round: r + 1, rounds: n, position: p + 1, schema: schema, from: shares[r][0], to: shares[r][1] });
+    });
+  });
+  return blocks;
+}
+
+/**
+ * What one schema's barriers did, for its line: blocks [{ updates, seen (what the counter had
+ * counted of the block when the barrier went out), lateByAtMostMs }]. Sent while the counter
+ * still showed updates to apply, a barrier returned at the block's last one; sent after, the
+ * block's applied time may be late by up to its lateByAtMostMs.
+ */
+function barrierSummary(blocks) {
+  var early = blocks.filter(function (b) { return b.seen < b.updates; }).length;
+  var late = blocks.reduce(function (n, b) { return n + b.lateByAtMostMs; }, 0);
+  return 'in ' + early + ' of ' + blocks.length + ' blocks the barrier went out while the counter still showed updates to apply, so it returned at the block\'s last one' +
+    (early < blocks.length ? '; in ' + (blocks.length - early) + ' all were applied already, so the applied time may be late by up to ' + late.toFixed(1) + ' ms in all' : '');
+}
+// --- end update blocks ---
+
+// --- sample series: pure, so a unit test can check the seconds and the counts ---
+/**
+ * One schema's once-a-second samples on its own clock, the time inside its blocks end to end:
+ * activeMs and counted hold what its finished blocks took (applied time) and applied; lastAt and
+ * lastValue, that clock and the count at the last sample. The first sample is mongostat's idle
+ * line before the run, so the series starts where the article's does.
+ */
+function newSeries() {
+  return { activeMs: 0, counted: 0, lastAt: 0, lastValue: 0, samples: [{ second: 0, updatesPerSecond: 0, updates: 0, total: 0 }] };
+}
+
+/** Whether a sample is due at `at` ms of the series' clock: once a second. */
+function sampleDue(series, at) {
+  return at - series.lastAt >= 1000;
+}
+
+/** A sample at `at` ms of the series' clock, the count being `value` (none where onlyIfMoved and nothing moved); whether it took one. */
+function addSample(series, at, value, onlyIfMoved) {
+  if (onlyIfMoved && value === series.lastValue) return false;
+  var dt = at - series.lastAt;
+  series.samples.push({
+    second: Math.round(at) / 1000, updatesPerSecond: dt > 0 ? Math.round((value - series.lastValue) / dt * 1000 * 10) / 10 : 0,
+    updates: value - series.lastValue, total: value
+  });
+  series.lastAt = at;
+  series.lastValue = value;
+  return true;
+}
+
+/** A finished block: its applied time joins the series' clock, its applied updates the count. */
+function endBlock(series, appliedMs, applied) {
+  series.activeMs += appliedMs;
+  series.counted += applied;
+}
+
+/** The last sample, taken when the series ends, usually covers less than a second: it says so. */
+function markPartial(series) {
+  var s = series.samples;
+  s.forEach(function (x, i) { x.partial = i > 0 && i === s.length - 1 && x.second - s[i - 1].second < 0.999; });
+}
+// --- end sample series ---
+
 function updateFor(plan, bucketed) {
   var inc = {};
   plan.keys.forEach(function (k) {
@@ -419,7 +590,12 @@ function updateFor(plan, bucketed) {
   return { $set: { random: plan.random }, $inc: inc };
 }
 
-function runTest(collectionName, bucketed, progressBase) {
+/**
+ * One schema's side of the test, made before any clock starts: its targets, every query and
+ * update of the plan, the update's plan (explain), the counter its samples read, its writes'
+ * connection and its sample series.
+ */
+function prepareSide(collectionName, bucketed) {
   var collection = db.getCollection(collectionName);
   var targets = identities(collection);
   if (!targets.length) throw new Error(collectionName + ' holds no document: run insert.js first');
@@ -430,46 +606,63 @@ function runTest(collectionName, bucketed, progressBase) {
     queries.push({ appver: t.appver, deploytype: t.deploytype, g: t.g, guid: t.guid, timeslice: t.timeslice });
     newObjs.push(updateFor(plan, bucketed));
   });
-  var plan = updatePlan(db, collectionName, queries[0], newObjs[0], false);
-  var eventsBefore = sumEvents(collection);
   var counter = unacknowledged.w === 0 ? counterFor(collectionName) : null;
-  var source = counter ? counter.source
-    : unacknowledged.w === 1 ? 'the script\'s count of acknowledged updates (w:1, so applied)' : 'the script\'s count of updates sent (w:0, no counter on this server)';
-  var counterBase = counter ? counter.read() : 0;
   var writer = ownConnection();
-  var writes = writer.getDB(DB_NAME).getCollection(collectionName);
+  return {
+    collection: collectionName, bucketed: bucketed, targets: targets, queries: queries, newObjs: newObjs,
+    plan: updatePlan(db, collectionName, queries[0], newObjs[0], false),
+    eventsBefore: sumEvents(collection),
+    counter: counter,
+    source: counter ? counter.source
+      : unacknowledged.w === 1 ? 'the script\'s count of acknowledged updates (w:1, so applied)' : 'the script\'s count of updates sent (w:0, no counter on this server)',
+    writer: writer, writes: writer.getDB(DB_NAME).getCollection(collectionName),
+    series: newSeries(), blocks: []
+  };
+}
+
+var sides = {};
+
+/** The progress bar's line: the updates both schemas have applied so far. */
+function printProgress() {
+  if (!PROGRESS) return;
+  var done = 0;
+  Object.keys(sides).forEach(function (name) { done += Math.max(sides[name].series.counted, sides[name].series.lastValue); });
+  print(JSON.stringify({ progress: Math.min(done, 2 * UPDATES), of: 2 * UPDATES }));
+}
+
+/**
+ * One block: updates [from, to) of the plan on one schema, timed alone on both clocks from just
+ * before its first update (send: until the last was sent, less the time spent sampling; applied:
+ * until the barrier after it returned), sampled on the schema's own clock. `last`: the schema's
+ * last block, which ends its series.
+ */
+function runBlock(side, block, last) {
+  var series = side.series;
+  var counter = side.counter;
+  var size = block.to - block.from;
   var options = { writeConcern: { w: unacknowledged.w } };
+  // read before the clocks start: the count then is the block's zero
+  var base = counter ? counter.read() : 0;
   var sent = 0;
-  var samples = [];
   var samplingHrMs = 0;
   var samplingDateMs = 0;
-
   var t0;
-  var lastSampleT;
-  var lastSampleValue = 0;
-  function countSoFar() { return counter ? counter.read() - counterBase : sent; }
-  function takeSample(now, onlyIfMoved) {
-    var value = countSoFar();
-    if (onlyIfMoved && value === lastSampleValue) return;
-    var dt = now - lastSampleT;
-    samples.push({ second: Math.round(now - t0) / 1000, updatesPerSecond: Math.round((value - lastSampleValue) / dt * 1000 * 10) / 10, updates: value - lastSampleValue, total: value });
-    lastSampleT = now;
-    lastSampleValue = value;
-    if (PROGRESS) print(JSON.stringify({ progress: progressBase + Math.min(value, UPDATES), of: 2 * UPDATES }));
+  function appliedSoFar() { return counter ? counter.read() - base : sent; }
+  function clockAt(now) { return series.activeMs + (now - t0); }
+  function sample(now) {
+    addSample(series, clockAt(now), series.counted + appliedSoFar());
+    printProgress();
   }
 
   var startDate = new Date();
   t0 = performance.now();
-  lastSampleT = t0;
-  // mongostat's idle line before the run, so the series starts where the article's does.
-  samples.push({ second: 0, updatesPerSecond: 0, updates: 0, total: 0 });
-  for (var i = 0; i < UPDATES; i++) {
-    writes.updateOne(queries[i], newObjs[i], options);
+  for (var i = block.from; i < block.to; i++) {
+    side.writes.updateOne(side.queries[i], side.newObjs[i], options);
     sent++;
     var now = performance.now();
-    if (now - lastSampleT >= 1000) {
+    if (sampleDue(series, clockAt(now))) {
       var pauseDate = new Date();
-      takeSample(now);
+      sample(now);
       samplingHrMs += performance.now() - now;
       samplingDateMs += new Date() - pauseDate;
     }
@@ -478,63 +671,113 @@ function runTest(collectionName, bucketed, progressBase) {
   var sendHrMs = sendEnd - t0 - samplingHrMs;
   var sendMs = Math.abs(new Date() - startDate) - samplingDateMs;
 
-  // The applied clock stops when the barrier returns (sent after the last update on its
+  // The applied clock stops when the barrier returns (sent after the block's last update on its
   // connection, so answered once the server has applied them all); while the server has far
   // more to do than the wait until the next sample, the tail is sampled once a second first.
-  var appliedBy;
-  var barrierText = null; // when the barrier went out: depends on time, so a Text field
+  var seen = null;
   var lateByAtMostMs = 0;
-  if (unacknowledged.w === 1) {
-    appliedBy = 'each update acknowledged (w:1)';
-    takeSample(sendEnd, true);
-  } else {
-    var done = countSoFar();
+  if (unacknowledged.w === 0 && counter) {
+    var done = appliedSoFar();
     // the last moment the counter still showed work to do: the server finished after it
-    var lastBusyT = done < UPDATES ? performance.now() : sendEnd;
-    var wait;
-    while (counter && done < UPDATES) {
+    var lastBusyT = done < size ? performance.now() : sendEnd;
+    while (done < size) {
       var nowWait = performance.now();
-      wait = applyWait({ now: nowWait, nextSampleAt: lastSampleT + 1000, remaining: UPDATES - done, ratePerMs: recentRate(samples, done, nowWait, t0) });
+      var wait = applyWait({
+        now: clockAt(nowWait), nextSampleAt: series.lastAt + 1000, remaining: size - done,
+        ratePerMs: recentRate(series.samples, series.counted + done, clockAt(nowWait), 0)
+      });
       if (!wait) break;
       sleep(wait);
-      takeSample(performance.now());
-      done = lastSampleValue;
-      if (done < UPDATES) lastBusyT = performance.now();
+      sample(performance.now());
+      done = series.lastValue - series.counted;
+      if (done < size) lastBusyT = performance.now();
     }
+    seen = done;
     // sent while the counter showed work to do, the barrier returns at the server's last update;
     // otherwise the server finished somewhere since lastBusyT
-    if (counter && done >= UPDATES) lateByAtMostMs = performance.now() - lastBusyT;
-    appliedBy = 'a command sent after the last update on its connection returned' + (counter ? ' (the tail sampled from ' + counter.source.split(' (')[0] + ')' : '');
-    if (counter) {
-      barrierText = 'the barrier went out when the counter had seen ' + done + ' of ' + UPDATES + ' updates' +
-        (lateByAtMostMs ? ': all applied already, so the applied time may be late by up to ' + lateByAtMostMs.toFixed(1) + ' ms' : ', so it returned at the last one');
-    }
+    if (done >= size) lateByAtMostMs = performance.now() - lastBusyT;
   }
-  barrier(writer);
+  barrier(side.writer);
   var appliedT = performance.now();
   var appliedHrMs = appliedT - t0;
   var appliedMs = Math.abs(new Date() - startDate);
-  if (unacknowledged.w === 0) takeSample(appliedT, true);
-  closeConnection(writer);
-  var eventsAfter = sumEvents(collection);
-  var expected = eventsBefore + INCS_PER_UPDATE * UPDATES;
-  // The last sample, taken when the test ends, usually covers less than a second.
-  samples.forEach(function (s, i) { s.partial = i > 0 && i === samples.length - 1 && s.second - samples[i - 1].second < 0.999; });
 
-  print('Updated ' + UPDATES + ' documents in ' + (sendHrMs / 1000).toFixed(6) + ' seconds (avg: ' +
-    (sendHrMs / 1000 / UPDATES).toFixed(6) + '/document)');
-  print('  ' + collectionName + ': applied after ' + (appliedHrMs / 1000).toFixed(6) + ' seconds (' + appliedBy + (barrierText ? '; ' + barrierText : '') + '); stats.events ' +
-    eventsBefore + ' -> ' + eventsAfter + ', expected ' + expected);
-  print('  plan: ' + plan.text);
-  print('  second   updates since the line before (' + source + ')');
-  samples.forEach(function (s) { print('  ' + String(s.second.toFixed(3)).padStart(7) + '   ' + String(s.updates).padStart(6) + (s.partial ? '  (partial second)' : '')); });
-
-  return {
-    collection: collectionName, bucketed: bucketed, targets: targets, plan: plan,
-    ms: sendMs, hrMs: sendHrMs, appliedMs: appliedMs, appliedHrMs: appliedHrMs, appliedBy: appliedBy, barrierText: barrierText, lateByAtMostMs: lateByAtMostMs,
-    samplingMs: samplingHrMs, source: source, samples: samples,
-    eventsBefore: eventsBefore, eventsAfter: eventsAfter, eventsExpected: expected
+  // after the clocks: the block's updates, all applied now, join the series
+  endBlock(series, appliedHrMs, appliedSoFar());
+  if (last) addSample(series, series.activeMs, series.counted, true);
+  printProgress();
+  var result = {
+    round: block.round, rounds: block.rounds, position: block.position, updates: size,
+    ms: sendMs, hrMs: sendHrMs, appliedMs: appliedMs, appliedHrMs: appliedHrMs,
+    samplingMs: samplingHrMs, seen: seen, lateByAtMostMs: lateByAtMostMs
   };
+  side.blocks.push(result);
+  return result;
+}
+
+/** Seconds from ms, to the microsecond. */
+function secondsOf(ms) { return Math.round(ms * 1000) / 1e6; }
+
+/** A sum over a side's blocks. */
+function sumOf(side, field) { return side.blocks.reduce(function (n, b) { return n + b[field]; }, 0); }
+
+var SCHEMAS = ['original', 'bucket'];
+sides.original = prepareSide('original', false);
+sides.bucket = prepareSide('bucket', true);
+var blocks = updateBlocks(SCHEMAS, UPDATES, ROUNDS, SEED);
+var rounds = blocks[0].rounds;
+if (rounds !== ROUNDS) print('ROUNDS ' + ROUNDS + ' but only ' + UPDATES + ' updates: ' + rounds + ' rounds of one update per schema');
+
+blocks.forEach(function (block) {
+  var side = sides[block.schema];
+  var b = runBlock(side, block, block.round === rounds);
+  print(JSON.stringify({
+    scenario: 'many-keys', step: 'update', pass: PASS, round: b.round, rounds: b.rounds, position: b.position,
+    collection: side.collection, schema: side.collection, kind: 'update', updates: b.updates, docs: side.targets.length,
+    ms: b.ms, hrMs: round3(b.hrMs), seconds: secondsOf(b.hrMs),
+    appliedMs: b.appliedMs, appliedHrMs: round3(b.appliedHrMs), appliedSeconds: secondsOf(b.appliedHrMs),
+    lateByAtMostMs: round3(b.lateByAtMostMs), samplingMs: round3(b.samplingMs), writeConcern: 'w:' + unacknowledged.w
+  }));
+});
+
+var results = SCHEMAS.map(function (name) {
+  var side = sides[name];
+  closeConnection(side.writer);
+  markPartial(side.series);
+  var eventsAfter = sumEvents(db.getCollection(name));
+  var appliedBy;
+  var barrierText = null; // when the barriers went out: depends on time, so a Text field
+  if (unacknowledged.w === 1) {
+    appliedBy = 'each update acknowledged (w:1)';
+  } else {
+    appliedBy = 'after each block, a command sent after its last update on its connection returned' + (side.counter ? ' (the tail sampled from ' + side.counter.source.split(' (')[0] + ')' : '');
+    if (side.counter) barrierText = barrierSummary(side.blocks);
+  }
+  return {
+    collection: name, bucketed: side.bucketed, targets: side.targets, plan: side.plan, rounds: rounds,
+    ms: sumOf(side, 'ms'), hrMs: sumOf(side, 'hrMs'), appliedMs: sumOf(side, 'appliedMs'), appliedHrMs: sumOf(side, 'appliedHrMs'),
+    appliedBy: appliedBy, barrierText: barrierText, lateByAtMostMs: sumOf(side, 'lateByAtMostMs'),
+    samplingMs: sumOf(side, 'samplingMs'), source: side.source, samples: side.series.samples, blocks: side.blocks,
+    eventsBefore: side.eventsBefore, eventsAfter: eventsAfter, eventsExpected: side.eventsBefore + INCS_PER_UPDATE * UPDATES
+  };
+});
+closeConnection(sampler);
+
+results.forEach(function (r) {
+  print('Updated ' + UPDATES + ' documents in ' + (r.hrMs / 1000).toFixed(6) + ' seconds (avg: ' +
+    (r.hrMs / 1000 / UPDATES).toFixed(6) + '/document)');
+  print('  ' + r.collection + ': the sum of its ' + rounds + ' blocks; applied after ' + (r.appliedHrMs / 1000).toFixed(6) + ' seconds (' + r.appliedBy + (r.barrierText ? '; ' + r.barrierText : '') + '); stats.events ' +
+    r.eventsBefore + ' -> ' + r.eventsAfter + ', expected ' + r.eventsExpected);
+  print('  plan: ' + r.plan.text);
+  print('  second   updates since the line before (' + r.source + '; seconds inside this schema\'s blocks)');
+  r.samples.forEach(function (s) { print('  ' + String(s.second.toFixed(3)).padStart(7) + '   ' + String(s.updates).padStart(6) + (s.partial ? '  (partial second)' : '')); });
+});
+print('round  ' + 'order'.padEnd(17) + 'original applied s'.padStart(20) + 'bucket applied s'.padStart(18) + 'original / bucket'.padStart(19));
+for (var r = 0; r < rounds; r++) {
+  var o = results[0].blocks[r];
+  var bk = results[1].blocks[r];
+  var order = o.position === 1 ? 'original, bucket' : 'bucket, original';
+  print(String(r + 1).padStart(5) + '  ' + order.padEnd(17) + (o.appliedHrMs / 1000).toFixed(6).padStart(20) + (bk.appliedHrMs / 1000).toFixed(6).padStart(18) + (o.appliedHrMs / bk.appliedHrMs).toFixed(2).padStart(19));
 }
 
 // Reads every document back; counts each way it differs from the plans applied to it.
@@ -589,26 +832,25 @@ function readBackText(r) {
     (r.verification.countersChecked ? ', every counter checked' : ', counters summed (not from zero)')) + '; ' + events;
 }
 
-var results = [runTest('original', false, 0), runTest('bucket', true, UPDATES)];
-closeConnection(sampler);
 results.forEach(function (r) {
   r.verification = VERIFY ? verify(r) : null;
   if (r.verification) print(r.collection + ' read back: ' + (r.verification.ok ? 'as planned' : 'DIFFERS ' + JSON.stringify(r.verification.problems)));
 });
 var speedup = results[0].hrMs / results[1].hrMs;
-var speedupApplied = results[0].appliedHrMs !== null && results[1].appliedHrMs !== null ? results[0].appliedHrMs / results[1].appliedHrMs : null;
-print('speed-up of bucket over original (original time / bucket time): ' + speedup.toFixed(2) + ' to send, ' +
-  (speedupApplied === null ? 'none measured' : speedupApplied.toFixed(2)) + ' to apply');
+var speedupApplied = results[0].appliedHrMs / results[1].appliedHrMs;
+print('speed-up of bucket over original (original time / bucket time, the sums of their blocks): ' + speedup.toFixed(2) + ' to send, ' +
+  speedupApplied.toFixed(2) + ' to apply');
 print('');
 
 results.forEach(function (r) {
   print(JSON.stringify({
     scenario: 'many-keys', step: 'update', pass: PASS, collection: r.collection, schema: r.collection, kind: 'update',
-    updates: UPDATES, docs: r.targets.length, keys: KEYS,
-    ms: r.ms, hrMs: round3(r.hrMs), seconds: Math.round(r.hrMs) / 1000,
+    updates: UPDATES, docs: r.targets.length, keys: KEYS, rounds: r.rounds,
+    // the sums of the schema's blocks' times (the header: Rounds)
+    ms: r.ms, hrMs: round3(r.hrMs), seconds: secondsOf(r.hrMs),
     appliedMs: r.appliedMs, appliedHrMs: round3(r.appliedHrMs), appliedBy: r.appliedBy, barrierText: r.barrierText, lateByAtMostMs: round3(r.lateByAtMostMs),
-    appliedSeconds: r.appliedHrMs === null ? null : Math.round(r.appliedHrMs) / 1000,
-    rate: r.appliedHrMs === null ? null : Math.round(UPDATES / r.appliedHrMs * 1000 * 10) / 10,
+    appliedSeconds: secondsOf(r.appliedHrMs),
+    rate: Math.round(UPDATES / r.appliedHrMs * 1000 * 10) / 10,
     sendRate: Math.round(UPDATES / r.hrMs * 1000 * 10) / 10,
     samplingMs: round3(r.samplingMs), writeConcern: 'w:' + unacknowledged.w,
     unacknowledged: { outcome: unacknowledged.outcome, reason: unacknowledged.reason },
@@ -617,7 +859,7 @@ results.forEach(function (r) {
     eventsBefore: r.eventsBefore, eventsAfter: r.eventsAfter, eventsExpected: r.eventsExpected,
     eventsOk: r.eventsAfter === r.eventsExpected,
     speedup: r.bucketed ? Math.round(speedup * 100) / 100 : null,
-    speedupApplied: r.bucketed && speedupApplied !== null ? Math.round(speedupApplied * 100) / 100 : null,
+    speedupApplied: r.bucketed ? Math.round(speedupApplied * 100) / 100 : null,
     inserted: 0, removed: 0, verification: r.verification, readBack: readBackText(r)
   }));
 });
@@ -626,7 +868,7 @@ results.forEach(function (r) {
   [['send', r.hrMs], ['applied', r.appliedHrMs]].forEach(function (m) {
     print(JSON.stringify({
       scenario: 'many-keys', step: 'update', pass: PASS, schema: r.collection, kind: 'time',
-      measure: m[0], seconds: m[1] === null ? null : Math.round(m[1]) / 1000
+      measure: m[0], seconds: secondsOf(m[1])
     }));
   });
 });

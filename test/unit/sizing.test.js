@@ -71,6 +71,8 @@ const MONGOD_LIKE = {
       insert: ({ DOCS, BUCKET_DOCS }) => 300 + (DOCS + BUCKET_DOCS) * 3, // building and sending a 20,000-key document
       update: ({ UPDATES }) => 300 + UPDATES * (1.8 + 0.3), // the article's 1.8 ms per original update, 0.3 per bucketed one
     },
+    // the shortest block: a bucketed one, an eighth of the updates (8 paired rounds)
+    spans: { update: ({ UPDATES }) => (UPDATES / 8) * 0.3 },
   },
 };
 
@@ -87,6 +89,7 @@ const FERRETDB_LIKE = {
       insert: ({ DOCS, BUCKET_DOCS }) => 500 + (DOCS + BUCKET_DOCS) * 1400,
       update: ({ UPDATES, DOCS }) => 500 + UPDATES * (300 + 120 * DOCS) * 2,
     },
+    spans: { update: ({ UPDATES, DOCS }) => (UPDATES / 8) * (300 + 120 * DOCS) },
   },
 };
 
@@ -164,6 +167,33 @@ describe('sizing: --size auto', () => {
       for (const p of done.slice(2)) {
         for (const name of Object.keys(d.scaling.vary)) assert.ok(p.sizes[name] < done[1].sizes[name] && p.sizes[name] >= done[0].sizes[name], `${name}: ${JSON.stringify(p.sizes)}`);
       }
+    });
+
+    it('reads a step\'s figures from its whole lines, not from the paired rounds\' blocks they are the sums of', () => {
+      const { figuresOf } = require('../../orchestrator/run/probe');
+      const decl = scenario('many-keys').scaling.steps.update.figures;
+      const line = { kind: 'update', schema: 'original', updates: 10, docs: 2, appliedMs: 80 };
+      const blocks = [1, 2].map((round) => ({ ...line, round, rounds: 2, position: 1, updates: 5, appliedMs: 40 }));
+      assert.deepEqual(figuresOf(decl, [...blocks, line]), [{ ms: 80, ops: 10, grows: 20 }]);
+    });
+
+    it('asks no probe of its own for a term of ROUNDS alone, which is the same at every size', () => {
+      // a slow server: the smallest probes reach the probes' share of the budget, so the count is what the terms need
+      const probesOf = (d) => {
+        const done = [];
+        for (;;) {
+          const sizes = nextProbeSizes(d, { done, budgetSeconds: 90 });
+          if (!sizes) return done;
+          done.push({ sizes, steps: { insert: { ms: 3000 + sizes.DOCS * 300 }, update: { ms: 3000 + sizes.UPDATES * 300 } } });
+        }
+      };
+      const mk = scenario('many-keys');
+      const withSteps = (update) => ({ ...mk, scaling: { ...mk.scaling, steps: { ...mk.scaling.steps, update } } });
+      const update = { ...mk.scaling.steps.update };
+      delete update.parts;
+      const plain = probesOf(withSteps(update)).length;
+      assert.equal(probesOf(withSteps({ ...update, parts: '2 * ROUNDS' })).length, plain, 'blocks priced by ROUNDS alone');
+      assert.equal(probesOf(withSteps({ ...update, parts: 'UPDATES' })).length, plain + 1, 'a term that grows with a size needs a size of its own');
     });
   });
 

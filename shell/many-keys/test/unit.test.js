@@ -1,8 +1,10 @@
 'use strict';
-// The pure part of update.js that decides when the barrier goes out after a w:0 send (applyWait),
-// run in a VM context as mongosh would run it, and played against a simulated server that applies
-// the queued updates at a steady rate: the applied clock must stop at the barrier, never behind a
-// sleep, unless the server's rate more than tripled during one.
+// The pure parts of update.js, run in a VM context as mongosh would run them: how the updates are
+// cut into paired rounds (both schemas' blocks of a round see the same state), how each schema's
+// once-a-second samples run on its own clock across its blocks, and when the barrier goes out
+// after a w:0 send (applyWait), played against a simulated server that applies the queued
+// updates at a steady rate: the applied clock must stop at the barrier, never behind a sleep,
+// unless the server's rate more than tripled during one.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -18,7 +20,10 @@ function block(source, name) {
 }
 
 const f = vm.createContext({});
-vm.runInContext(`${/var TAIL_MARGIN = \d+;/.exec(UPDATE)[0]}\n${block(UPDATE, 'apply wait')}`, f);
+vm.runInContext([
+  /var TAIL_MARGIN = \d+;/.exec(UPDATE)[0],
+  block(UPDATE, 'paired rounds'), block(UPDATE, 'update blocks'), block(UPDATE, 'sample series'), block(UPDATE, 'apply wait'),
+].join('\n'), f);
 
 /**
  * update.js's wait after the send, against a server that has applied `applied` of `updates` when
@@ -93,5 +98,125 @@ describe('many-keys: when the applied clock stops after a w:0 send', () => {
     assert.equal(f.recentRate([{ second: 0, updates: 0 }, { second: 1, updates: 300 }], 300, 1100, 0), 0.3);
     assert.equal(f.recentRate([{ second: 0, updates: 0 }], 120, 600, 0), 0.2);
     assert.equal(f.recentRate([{ second: 0, updates: 0 }, { second: 1.2, updates: 1 }, { second: 1.4, updates: 50 }], 400, 2000, 0), 0.2, 'a sample under 0.5 s is too short to trust');
+  });
+});
+
+/** A value out of the VM context as a plain one (its arrays and objects have the context's prototypes). */
+const plain = (x) => JSON.parse(JSON.stringify(x));
+const SCHEMAS = ['original', 'bucket'];
+
+describe('many-keys: the update test cut into paired rounds', () => {
+  it('holds one block of each schema per round, both sending the same share of the plan', () => {
+    const blocks = plain(f.updateBlocks(SCHEMAS, 100, 8, 42));
+    assert.equal(blocks.length, 16);
+    for (let round = 1; round <= 8; round++) {
+      const of = blocks.filter((b) => b.round === round);
+      assert.deepEqual(of.map((b) => b.schema).sort(), ['bucket', 'original'], `round ${round}`);
+      assert.deepEqual(of.map((b) => b.position), [1, 2], `round ${round}: positions in the order they run`);
+      assert.deepEqual([of[0].from, of[0].to], [of[1].from, of[1].to], `round ${round}: the same share`);
+      assert.ok(of.every((b) => b.rounds === 8));
+    }
+    assert.deepEqual(blocks.map((b) => b.round), blocks.map((b) => b.round).sort((a, b) => a - b), 'rounds run in order');
+    for (const schema of SCHEMAS) {
+      const own = blocks.filter((b) => b.schema === schema);
+      assert.deepEqual(own.map((b) => [b.from, b.to]), [[0, 13], [13, 26], [26, 39], [39, 52], [52, 64], [64, 76], [76, 88], [88, 100]], `${schema}: the plan, cut in order, every update once`);
+    }
+  });
+
+  it('runs both schemas\' blocks of a round on the same state: the same updates applied before each', () => {
+    // update i targets document i % DOCS on both schemas (the same plan): replay the blocks in
+    // the order they run and compare what each collection holds when its block of a round starts
+    const DOCS = 7;
+    for (const seed of [1, 2, 3, 20141105]) {
+      const state = { original: new Array(DOCS).fill(0), bucket: new Array(DOCS).fill(0) };
+      const before = {};
+      for (const b of plain(f.updateBlocks(SCHEMAS, 45, 8, seed))) {
+        before[`${b.round}:${b.schema}`] = state[b.schema].slice();
+        for (let i = b.from; i < b.to; i++) state[b.schema][i % DOCS] += 1;
+      }
+      for (let round = 1; round <= 8; round++) assert.deepEqual(before[`${round}:original`], before[`${round}:bucket`], `seed ${seed}, round ${round}`);
+      assert.deepEqual(state.original, state.bucket);
+    }
+  });
+
+  it('mirrors the order round by round, so each schema runs first in half the rounds, and a seed repeats it', () => {
+    const firsts = (seed) => plain(f.updateBlocks(SCHEMAS, 80, 8, seed)).filter((b) => b.position === 1).map((b) => b.schema);
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const first = firsts(seed);
+      for (let r = 0; r < 8; r += 2) assert.notEqual(first[r], first[r + 1], `seed ${seed}: round ${r + 2} runs round ${r + 1} backwards`);
+      assert.equal(first.filter((s) => s === 'original').length, 4);
+      assert.deepEqual(firsts(seed), first, 'the same seed, the same order');
+    }
+    const opening = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => firsts(seed)[0]));
+    assert.equal(opening.size, 2, 'seeds draw either schema first');
+  });
+
+  it('with fewer updates than rounds, runs one round per update and no empty block', () => {
+    const blocks = plain(f.updateBlocks(SCHEMAS, 5, 8, 1));
+    assert.equal(blocks.length, 10);
+    assert.ok(blocks.every((b) => b.rounds === 5 && b.to - b.from === 1));
+    assert.deepEqual(plain(f.updateBlocks(SCHEMAS, 100, 1, 1)).map((b) => [b.round, b.from, b.to]), [[1, 0, 100], [1, 0, 100]], 'one round: the article\'s test, in a drawn order');
+  });
+
+  it('sums up a schema\'s barriers in words, with the bound on how late its applied time may be', () => {
+    assert.equal(f.barrierSummary([{ updates: 10, seen: 4, lateByAtMostMs: 0 }, { updates: 10, seen: 9, lateByAtMostMs: 0 }]),
+      'in 2 of 2 blocks the barrier went out while the counter still showed updates to apply, so it returned at the block\'s last one');
+    assert.equal(f.barrierSummary([{ updates: 10, seen: 4, lateByAtMostMs: 0 }, { updates: 10, seen: 10, lateByAtMostMs: 0.25 }, { updates: 9, seen: 9, lateByAtMostMs: 1 }]),
+      'in 1 of 3 blocks the barrier went out while the counter still showed updates to apply, so it returned at the block\'s last one; in 2 all were applied already, so the applied time may be late by up to 1.3 ms in all');
+  });
+});
+
+describe('many-keys: each schema\'s samples on its own clock, its blocks end to end', () => {
+  /**
+   * update.js's sampling of one schema over blocks of `perBlock` updates, one every `msPerUpdate`,
+   * with `gapMs` between its blocks (the other schema's block) that its clock must not see.
+   */
+  function series({ blocks, perBlock, msPerUpdate, gapMs }) {
+    const s = f.newSeries();
+    let wall = 0;
+    for (let b = 0; b < blocks; b++) {
+      const t0 = wall;
+      let sent = 0;
+      for (let i = 0; i < perBlock; i++) {
+        wall += msPerUpdate;
+        sent += 1;
+        const at = s.activeMs + (wall - t0);
+        if (f.sampleDue(s, at)) f.addSample(s, at, s.counted + sent);
+      }
+      f.endBlock(s, wall - t0, sent);
+      if (b === blocks - 1) f.addSample(s, s.activeMs, s.counted, true);
+      wall += gapMs;
+    }
+    f.markPartial(s);
+    return plain(s);
+  }
+
+  it('counts seconds inside the blocks alone: the gaps between them are not in the series', () => {
+    // 8 blocks of 300 ms (30 updates at 10 ms) with 5 s between: 2.4 s of the schema's own time
+    const s = series({ blocks: 8, perBlock: 30, msPerUpdate: 10, gapMs: 5000 });
+    assert.equal(s.activeMs, 2400);
+    assert.deepEqual(s.samples.map((x) => x.second), [0, 1, 2, 2.4]);
+    assert.deepEqual(s.samples.map((x) => x.updates), [0, 100, 100, 40], 'a sample across blocks counts the end of one and the start of the next');
+    assert.deepEqual(s.samples.map((x) => x.updatesPerSecond), [0, 100, 100, 100], 'a steady rate reads steady across blocks');
+    assert.deepEqual(s.samples.map((x) => x.partial), [false, false, false, true]);
+    assert.equal(s.samples.at(-1).total, 240);
+  });
+
+  it('adds up to every update, with one sample a second of the schema\'s time, whatever the blocks\' sizes', () => {
+    for (const [blocks, perBlock, msPerUpdate] of [[8, 13, 17], [8, 125, 20], [3, 1, 1], [16, 700, 3]]) {
+      const s = series({ blocks, perBlock, msPerUpdate, gapMs: 777 });
+      assert.equal(s.samples.reduce((n, x) => n + x.updates, 0), blocks * perBlock);
+      assert.equal(s.samples.at(-1).total, blocks * perBlock);
+      assert.ok(s.samples.slice(1, -1).every((x, i) => x.second - s.samples[i].second >= 0.99), `${blocks} × ${perBlock}: one a second`);
+      assert.ok(s.samples.at(-1).second <= blocks * perBlock * msPerUpdate / 1000, 'no later than the blocks\' own time');
+    }
+  });
+
+  it('takes no closing sample where nothing moved since the last', () => {
+    const s = f.newSeries();
+    f.addSample(s, 1000, 10);
+    assert.equal(f.addSample(s, 1200, 10, true), false);
+    assert.equal(f.addSample(s, 1200, 12, true), true);
+    assert.equal(plain(s).samples.length, 3);
   });
 });
