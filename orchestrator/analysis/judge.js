@@ -274,7 +274,7 @@ function nearCheck(check, ctx, rule) {
 
 /**
  * A growth: one series' time per unit at its largest x against its fastest x, and where the
- * finding says so, a second series staying flat (its slowest x against its fastest). Each as a
+ * finding says so, a second series staying flat (the same two x, either way). Each as a
  * ratio of paired samples: the cells of one round are timed in the same round.
  */
 function growthCheck(check, ctx) {
@@ -309,17 +309,14 @@ function growthCheck(check, ctx) {
   const maxX = xs.at(-1);
   const fastest = xs.reduce((m, x) => (typical(grow.byX.get(x)) < typical(grow.byX.get(m)) ? x : m));
   const est = between(grow, maxX, fastest);
+  // the other series at the same two points: where the one slowed, did the other stay level?
+  // (its own slowest against its fastest would pick its noisiest pair, biased above 1)
   let flat = null;
   if (check.flat) {
     const f = series(check.flat.where);
-    const fx = [...f.byX.keys()];
-    if (fx.length >= 2) {
-      const slow = fx.reduce((m, x) => (typical(f.byX.get(x)) > typical(f.byX.get(m)) ? x : m));
-      const fast = fx.reduce((m, x) => (typical(f.byX.get(x)) < typical(f.byX.get(m)) ? x : m));
-      flat = { est: slow === fast ? singleEstimate(1, 1) : between(f, slow, fast), slowX: slow, fastX: fast, records: f.records };
-    } else {
-      flat = { est: null, records: f.records };
-    }
+    flat = f.byX.has(maxX) && f.byX.has(fastest)
+      ? { est: maxX === fastest ? singleEstimate(1, 1) : between(f, maxX, fastest), at: maxX, ref: fastest, records: f.records }
+      : { est: null, records: f.records };
   }
   return { est, at: maxX, ref: fastest, flat, records: [...grow.records, ...(flat?.records || [])], source: grow.source };
 }
@@ -467,7 +464,7 @@ function judge(finding, ctx) {
       let flatReasons = [];
       if (r.flat && r.flat.est) {
         const fd = decide(flatRule, r.flat.est);
-        flat = { ...figures(r.flat.est), status: fd.status, holdsAt: flatRule.holdsAt, failsAt: flatRule.failsAt, slowX: r.flat.slowX, fastX: r.flat.fastX };
+        flat = { ...figures(r.flat.est), status: fd.status, holdsAt: flatRule.holdsAt, failsAt: flatRule.failsAt, at: r.flat.at, ref: r.flat.ref };
         if (fd.status === FAILS) flatReasons = [{ code: 'not-flat', ratio: r.flat.est.ratio, lo: r.flat.est.lo, hi: r.flat.est.hi, at: flatRule.failsAt }];
         else if (fd.status === INCONCLUSIVE) flatReasons = [{ code: 'flat-straddles', ratio: r.flat.est.ratio, lo: r.flat.est.lo ?? r.flat.est.ratio, hi: r.flat.est.hi ?? r.flat.est.ratio, at: flatRule.holdsAt }];
       } else if (r.flat) {

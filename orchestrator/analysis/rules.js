@@ -38,11 +38,14 @@ function ruleOf(check) {
   return Number.isFinite(check.atLeast) && Number.isFinite(failsAt) ? { direction: 'atLeast', holdsAt: check.atLeast, failsAt } : null;
 }
 
-/** A growth's flatness part (the other series stays within atMost of itself): an atMost rule, failing at failAtLeast. */
+/**
+ * A growth's flatness part: the other series within a factor atMost of itself, either way, at the
+ * growth's two points (a near rule on a log scale), failing beyond failAtLeast.
+ */
 function flatRuleOf(check) {
   const flat = check?.flat;
   if (!flat || !Number.isFinite(flat.atMost) || !Number.isFinite(flat.failAtLeast)) return null;
-  return { direction: 'atMost', holdsAt: flat.atMost, failsAt: flat.failAtLeast };
+  return { direction: 'near', holdsAt: flat.atMost, failsAt: flat.failAtLeast };
 }
 
 /** What is wrong with a check's threshold table, in words, or null: every ratio can say "does not hold". */

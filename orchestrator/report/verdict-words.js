@@ -62,7 +62,7 @@ function detailText(v, finding) {
     parts.push(`${v.sides.num.label || 'one side'} ${valueWithUnit(v.sides.num.field, v.sides.num.value)} against ${v.sides.den.label || 'the other'} ${valueWithUnit(v.sides.den.field, v.sides.den.value)}${v.n > 1 ? ' in all' : ''}`);
   }
   if (v.points?.length > 1) parts.push(v.points.map((p) => `${estimateText(p)} at ${p.x.toLocaleString('en-US')} ${x}`).join(', '));
-  if (v.flat) parts.push(`the other series stays within ${estimateText(v.flat)} (its slowest, ${v.flat.slowX}, against its fastest, ${v.flat.fastX})`);
+  if (v.flat) parts.push(`the other series ${estimateText(v.flat)} between the same two points`);
   if (v.also?.length) parts.push(`beside it ${v.also.map((a) => `${a.label} (${a.server}): ${ratioText(a.ratio)}`).join(', ')}`);
   if (v.articleClockEstimate) parts.push(`the article's clock, the ${fieldInfo(finding?.clock?.article || '').words}: ${estimateText(v.articleClockEstimate)}`);
   const text = parts.join('; ');
