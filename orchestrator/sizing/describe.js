@@ -56,7 +56,7 @@ function planLines(scenario, records, { passes } = {}) {
   const first = records[0];
   const auto = first.size === 'auto';
   const head = auto
-    ? `${scenario.name}: ${first.perServer ? 'each server its own size (--size-per-server)' : records.length > 1 ? 'one size on every server, the largest that fits on each' : 'the largest size'} predicted to fit the ${formatDuration(first.budgetSeconds)} budget`
+    ? `${scenario.name}: ${first.perServer ? 'each server its own size (--size-per-server)' : records.length > 1 ? 'one size on every server, the largest that fits on each' : 'the largest size'} predicted to fit the ${formatDuration(first.budgetSeconds)} budget${first.budgetWhy ? ` (${Math.round(first.budgetShare * 100)}% of --budget: ${first.budgetWhy})` : ''}`
     : `${scenario.name}: the ${first.size} size`;
   const rows = [['server', 'size', 'of the article', 'predicted', 'findings it can decide']];
   for (const r of records) {

@@ -8,6 +8,9 @@
 const { parseExpression } = require('./expression');
 const { roundUpBudget } = require('./duration');
 
+/** The share of the budget a scenario gets on servers where it can decide none of its findings (its tables and charts only). */
+const NOTHING_TO_DECIDE_SHARE = 0.5;
+
 /** Paired rounds per comparison where neither --rounds nor the scenario says (run/steps.js passes ROUNDS to the scripts). */
 const DEFAULT_ROUNDS = 8;
 
@@ -389,7 +392,14 @@ function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned
     spans: fitSpans(descriptor, s.probe),
   }));
   const groups = perServer ? fitted.map((s) => [s]) : [fitted];
-  return groups.flatMap((group) => planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shell }));
+  return groups.flatMap((group) => {
+    // a scenario that can decide none of its findings on these servers, at any size, runs its
+    // tables and charts on a share of the budget: the rest is no verdict's time
+    const decides = group.some((s) => findingsAt(descriptor, findings, s.kind, descriptor.sizes.article).decidable.length > 0);
+    const share = decides ? 1 : NOTHING_TO_DECIDE_SHARE;
+    return planGroup({ descriptor, findings, group, budgetMs: budgetMs * share, passes, pinned, shell })
+      .map((p) => (decides ? p : { ...p, budgetShare: share, budgetWhy: 'it can decide none of its findings here' }));
+  });
 }
 
 function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shell }) {
@@ -455,5 +465,5 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
 
 module.exports = {
   planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, beyondCacheMs, fitSpans, spanMsOf, minSpanMs, modelText,
-  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, findingSteps, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS,
+  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, findingSteps, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS, NOTHING_TO_DECIDE_SHARE,
 };

@@ -225,6 +225,19 @@ describe('sizing: --size auto', () => {
   });
 
   describe('the choice', () => {
+    it('gives a scenario that can decide nothing on a server half the budget, and says so', () => {
+      // many-keys on FerretDB decides buckets-faster; power-of-2-sizes decides nothing anywhere (MMAPv1)
+      const server = { opMs: 1, 'power-of-2-sizes': { steps: { setup: ({ DOCS }) => 500 + DOCS * 0.5, pass: ({ UPDATES, REMOVES, INSERTS }) => 200 + (UPDATES + REMOVES + INSERTS) * 2 } } };
+      const [p] = plan('power-of-2-sizes', [['ferretdb2', server, 'ferretdb2']], { budgetSeconds: 240 });
+      assert.equal(p.budgetSeconds, 120);
+      assert.equal(p.budgetShare, 0.5);
+      assert.ok(p.predictedSeconds <= 120);
+      assert.match(planLines(scenario('power-of-2-sizes'), [{ ...p, scenario: 'power-of-2-sizes', size: 'auto' }], { passes: 21 })[0], /2m budget \(50% of --budget: it can decide none of its findings here\)/);
+      const [mk] = plan('many-keys', [['ferretdb2', FERRETDB_LIKE, 'ferretdb2']], { budgetSeconds: 240 });
+      assert.equal(mk.budgetSeconds, 240);
+      assert.equal(mk.budgetShare, undefined);
+    });
+
     // embedded-comments' 10,000-per-blog cells write one blog of 10,000 comments a round: 8 of them
     it('gives a mongod-like server (0.1 ms an operation) the article\'s size of many-keys within 5 minutes, and of embedded-comments within 30', () => {
       for (const [name, budgetSeconds] of [['embedded-comments', 1800], ['many-keys', 300]]) {
