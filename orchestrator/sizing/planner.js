@@ -230,11 +230,15 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
   const opMs = calibratedOpMs(calibration, shell);
   // a kind of server that cannot cut its cache (FerretDB: the finding the cut is for cannot be
   // tested there) reads with all its memory twice, and pays nothing beyond the cache
+  const serverKind = kind;
   const cannot = descriptor.servers?.[kind]?.cannotTest || {};
   const beyondOf = (decl) => (decl.beyondCache && !(decl.beyondCache.finding in cannot) ? decl.beyondCache : null);
   const floorMs = opMs === null ? 0 : opMs * CALIBRATION_FLOOR_SHARE;
   return Object.fromEntries(descriptor.steps.map((step) => {
-    const decl = descriptor.scaling.steps[step.name];
+    const declared = descriptor.scaling.steps[step.name];
+    // a growth only some kinds of server have (growsOn) is not fitted to another kind's noise
+    const noGrowth = declared.growsOn && serverKind && !declared.growsOn.includes(serverKind);
+    const decl = noGrowth ? (({ grows, figures, ...rest }) => rest)(declared) : declared;
     const terms = termsOf(decl).map(([name, text]) => [name, parseExpression(text)]);
     const fixed = fixedMs[step.name] || 0;
     const points = probes.filter((p) => Number.isFinite(p.steps?.[step.name]?.ms)).map((p) => {
@@ -254,7 +258,7 @@ function fitSteps(descriptor, { probes, fixedMs = {} }, { calibration = null, sh
       while (columns.length > distinct && columns.length > 2) columns.splice(columns.indexOf(columns.includes('d') ? 'd' : columns.at(-1)), 1);
     }
     const coef = { ...nonNegativeFit(points, columns), ...(fromFigures !== null ? { b: fromFigures } : {}) };
-    let kind = 'linear';
+    let kind = noGrowth ? `linear (it grows only on ${declared.growsOn.join(', ')})` : 'linear';
     if (fromFigures !== null) kind = fromFigures > 0 ? 'growing (its growth fitted to the timed figures within each probe)' : 'linear (its figures saw no growth)';
     else if (decl.grows && !columns.includes('b')) kind = `linear (growth declared, but ${distinct} distinct probe size(s) cannot tell it apart)`;
     else if (decl.grows) kind = coef.b > 0 ? 'growing' : 'linear (the probes saw no growth)';

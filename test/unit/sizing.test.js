@@ -225,6 +225,28 @@ describe('sizing: --size auto', () => {
   });
 
   describe('the choice', () => {
+    it('fits no growth a kind of server does not have (growsOn), so a little noise in small probes cannot price the raise out', () => {
+      // FerretDB 2: an upsert finds its _id through the index; the probes' noise looks like a slight growth
+      const noisy = {
+        opMs: 0.5,
+        'log-inserts': {
+          steps: {
+            test1: ({ TEST1_ITERATIONS: n }) => 1400 + n * 1 + n * n * 0.007,
+            test2: ({ TEST2_ITERATIONS: n }) => 6000 + n * 0.5 + n * n * 0.005,
+            test3: ({ TEST3_ITERATIONS: n }) => 800 + n * 1.2,
+            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 1.5,
+          },
+          spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.083, test2: ({ TEST2_ITERATIONS: n }) => n * 0.057 },
+        },
+      };
+      const [onFerretdb2] = plan('log-inserts', [['ferretdb2', noisy, 'ferretdb2']], { budgetSeconds: 240 });
+      assert.match(onFerretdb2.model.steps.test2.kind, /^linear \(it grows only on ferretdb, ferretdb-pg\)/);
+      assert.ok(onFerretdb2.spans.every((s) => s.met), JSON.stringify(onFerretdb2.spans));
+      assert.deepEqual(onFerretdb2.findings.tooShort, []);
+      const [onFerretdb] = plan('log-inserts', [['ferretdb', noisy, 'ferretdb']], { budgetSeconds: 240 });
+      assert.equal(onFerretdb.model.steps.test2.kind, 'growing');
+    });
+
     it('gives a scenario that can decide nothing on a server half the budget, and says so', () => {
       // many-keys on FerretDB decides buckets-faster; power-of-2-sizes decides nothing anywhere (MMAPv1)
       const server = { opMs: 1, 'power-of-2-sizes': { steps: { setup: ({ DOCS }) => 500 + DOCS * 0.5, pass: ({ UPDATES, REMOVES, INSERTS }) => 200 + (UPDATES + REMOVES + INSERTS) * 2 } } };
