@@ -8,6 +8,13 @@
 const { parseExpression } = require('./expression');
 const { roundUpBudget } = require('./duration');
 
+/**
+ * How far past a step's shortest span the planner aims its shortest block: the shortest of a run's
+ * blocks falls below the shortest of a probe's as often as not (8 blocks a side, drawn from the
+ * same spread), so a raise aimed at the minimum itself leaves the verdict too short half the time.
+ */
+const SPAN_HEADROOM = 1.5;
+
 /** The share of the budget a scenario gets on servers where it can decide none of its findings (its tables and charts only). */
 const NOTHING_TO_DECIDE_SHARE = 0.5;
 
@@ -337,7 +344,7 @@ function fitSpans(descriptor, { probes }) {
 /** The value of a span's variable whose shortest figure is predicted to reach its minimum, at most the article's. */
 function neededForSpan(span, full) {
   if (!(span.perUnitMs > 0)) return null;
-  return Math.min(full, Math.ceil(span.minMs / span.perUnitMs));
+  return Math.min(full, Math.ceil((SPAN_HEADROOM * span.minMs) / span.perUnitMs));
 }
 
 // --- the choice ---------------------------------------------------------------------------
