@@ -86,23 +86,19 @@ function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], par
   return state;
 }
 
-/** The verdict rows of a summary.md: { scenario, claim, server, status, measured }. */
-function verdictRows(summary) {
-  return summary.split('\n').map((l) => /^\| ([^|]+) \| (.*) \| ([^|]+) \| \*\*([a-z ]+)\*\* \| (.*) \| (.*) \|$/.exec(l))
-    // the cells as a reader sees them: the report escapes | and word-edge underscores (markdownText)
-    .filter(Boolean).map((m) => ({ scenario: m[1], claim: m[2], server: m[3], status: m[4], measured: m[5].replace(/\\([_|])/g, '$1') }));
+/** A run folder's verdicts, as verdicts.json holds them: the analysis's fields, not the report's words. */
+function verdictsOf(out) {
+  return JSON.parse(fs.readFileSync(path.join(out, 'verdicts.json'), 'utf8'));
 }
 
 /** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
-function assertDeclaredUntestable(scenario, summary, kind) {
-  const rows = verdictRows(summary);
+function assertDeclaredUntestable(scenario, verdicts, kind) {
   const declared = scenario.descriptor.servers[kind] ?? scenario.descriptor.servers[kind.replace(/^mongod-rs/, 'mongod')];
   for (const [id, reason] of Object.entries(declared.cannotTest || {})) {
-    const { claim } = scenario.findings.find((f) => f.id === id);
-    const row = rows.find((r) => r.claim.endsWith(claim));
-    assert.ok(row, `no verdict row for ${id} (${claim})`);
-    assert.equal(row.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${row.measured}`);
+    const verdict = verdicts.find((v) => v.finding === id);
+    assert.ok(verdict, `no verdict for ${id}`);
+    assert.equal(verdict.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${verdict.reason}`);
   }
 }
 
-module.exports = { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable };
+module.exports = { scenarioOf, smokeRunOn, verdictsOf, assertDeclaredUntestable };

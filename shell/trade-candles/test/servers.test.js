@@ -2,7 +2,7 @@
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { scenarioOf, smokeRunOn, verdictRows, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
+const { scenarioOf, smokeRunOn, verdictsOf, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
 const { processesWithTag } = require('../../../test/helpers/processes');
 
@@ -151,17 +151,16 @@ for (const server of scenario.kinds) {
     });
 
     it('shows the article\'s TokuMX findings as published only, and the kit\'s own questions as untestable where declared', () => {
-      const summary = fs.readFileSync(path.join(out, 'summary.md'), 'utf8');
-      const rows = verdictRows(summary);
+      const verdicts = verdictsOf(out);
       for (const f of FINDINGS.filter((x) => x.check.kind === 'publishedOnly')) {
-        const row = rows.find((r) => r.claim === f.claim);
-        assert.equal(row.status, 'published only', f.id);
-        assert.equal(row.server, 'the article\'s');
+        const v = verdicts.find((x) => x.finding === f.id);
+        assert.equal(v.status, 'published only', f.id);
+        assert.equal(v.server, 'the article\'s');
       }
-      for (const f of FINDINGS.filter((x) => x.source === 'kit')) assert.ok(rows.some((r) => r.claim === `*the kit's question, not the article's:* ${f.claim}`), f.id);
-      assertDeclaredUntestable(scenario, summary, server);
+      for (const f of FINDINGS.filter((x) => x.source === 'kit')) assert.ok(verdicts.some((v) => v.finding === f.id && v.kit === true), f.id);
+      assertDeclaredUntestable(scenario, verdicts, server);
       // smoke's candles fit the smallest cache mongod allows: too small to show a little-memory effect
-      const little = rows.find((r) => r.claim.endsWith(FINDINGS.find((x) => x.id === 'little-memory-slower').claim));
+      const little = verdicts.find((v) => v.finding === 'little-memory-slower');
       assert.equal(little.status, 'cannot be tested here');
     });
 
@@ -176,7 +175,7 @@ for (const server of scenario.kinds) {
 describe('trade-candles at smoke size on mongod:none beside mongod:zstd, the kit\'s zstd questions', function () {
   this.timeout(600000);
   const state = smokeRunOn(scenario, 'mongod:none', { args: ['--server', 'mongod:zstd', '--no-calibrate'], alsoNeeds: ['mongod:zstd'], parity: false });
-  const row = (id) => verdictRows(state.summary).find((r) => r.claim.endsWith(FINDINGS.find((f) => f.id === id).claim));
+  const row = (id) => verdictsOf(state.out).find((v) => v.finding === id);
 
   it('exits 0 with both servers measured', () => {
     assert.equal(state.result.code, 0, state.result.stderr);
@@ -192,20 +191,25 @@ describe('trade-candles at smoke size on mongod:none beside mongod:zstd, the kit
     }
     const r = row('zstd-writes-faster');
     assert.equal(r.server, 'all servers');
-    assert.notEqual(r.status, 'cannot be tested here', r.measured);
-    assert.match(r.measured, /^\d+\.\d\d× \(time to durability on mongod:zstd \/ on mongod:none\)/);
+    assert.notEqual(r.status, 'cannot be tested here', r.reason);
+    assert.equal(r.clock, 'durable');
+    assert.deepEqual(r.servers, ['mongod:zstd', 'mongod:none']);
+    assert.ok(Number.isFinite(r.ratio));
   });
 
   it('decides the read question only where the reads missed the cache: at smoke size they did not', () => {
     const r = row('zstd-reads-slower');
     // smoke's 3,900 candles fit in even the cut cache, so every read was a hit on both servers
     assert.equal(r.status, 'cannot be tested here');
-    assert.match(r.measured, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: .*; measured instead: \d+\.\d\d× \(mean latency on mongod:zstd \/ on mongod:none\)/);
+    assert.match(r.reason, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: /);
+    assert.equal(r.clock, 'latency');
+    assert.ok(Number.isFinite(r.ratio), 'what was measured instead');
   });
 
   it('decides the size question on the sizes after that checkpoint', () => {
     const r = row('zstd-smaller');
-    assert.notEqual(r.status, 'cannot be tested here', r.measured);
-    assert.match(r.measured, /data on disk \+ indexes on mongod:zstd \/ on mongod:none/);
+    assert.notEqual(r.status, 'cannot be tested here', r.reason);
+    assert.equal(r.field, 'storagePlusIndexBytes');
+    assert.deepEqual(r.servers, ['mongod:zstd', 'mongod:none']);
   });
 });
