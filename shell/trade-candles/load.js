@@ -36,7 +36,9 @@
 //             ticker's 09:30 candle, then 09:31, ...), the order a day's feed produces them, in
 //             insertMany batches of BATCH (1,000): a day's bulk load, not 1.4M round trips.
 //             Building a batch is not timed; each insertMany is timed with new Date() and
-//             performance.now() and the times are summed (ms, hrMs).
+//             performance.now() and the times are summed (ms, hrMs). The indexes are built on the
+//             empty collection before the first block, untimed (indexMs beside): the load is the
+//             candles going in and being indexed, not three empty indexes being made.
 //           - Each insertMany names its write concern, { w: 1 }: a write that names none gets
 //             the server's default, w:majority on a replica set of 5.0 and later and on Atlas,
 //             which waits for a majority of members and the journal, where 2014's w:1 did not.
@@ -46,8 +48,10 @@
 //             block only when it writes it to the table's file, at a checkpoint (every 60 s) or
 //             an eviction; a load timed until its inserts are acknowledged times no compression
 //             at all. So on a server the kit started (SERVER_OWNED_BY_KIT) the load is timed on
-//             to durability: after the last insertMany, a checkpoint forced by fsync, inside the
-//             clock (durableMs, durableHrMs; checkpointMs alone beside). fsync without lock
+//             to durability: after each block's last insertMany (below), a checkpoint forced by
+//             fsync, inside the block's clock (durableMs, durableHrMs; checkpointMs alone beside):
+//             ROUNDS checkpoints in all where the article's load would have had one at its end,
+//             each writing the block's new pages and the index pages it touched. fsync without lock
 //             returns once WiredTiger has checkpointed (commands/fsync.cpp, flushAllFiles; the
 //             session cache's waitUntilDurable forces the checkpoint, of everything on a standalone,
 //             which has no stable timestamp to stop at). The article
@@ -56,10 +60,22 @@
 //             to force, or FerretDB, which has no fsync) durableMs is not recorded, and says why.
 //           - Sizes: WiredTiger writes a collection's file at checkpoints, so sizes read right
 //             after a load can lag; read after the checkpoint above, they do not.
-//           - Prints one JSON line for the orchestrator; SEED swaps Math.random for a seeded
-//             generator so prices and volumes repeat (default: Math.random). The ticker list
-//             never depends on SEED.
-// Sizes:    TICKERS symbols x MINUTES one-minute candles (the article's 1.4M = 3,600 x 390).
+//           - Paired rounds (the paired rounds block): the kit's zstd questions compare the load
+//             of two servers, so the day goes in as ROUNDS blocks of minutes (roundShares of
+//             MINUTES: every ticker's candles of the block's minutes, the same candles on every
+//             server with the same SEED), each timed alone, from its first insertMany to its
+//             checkpoint, and printed as a line of its own (round, rounds, position). Paired with
+//             another server (PARTNER, SERVER_NAME: the paired servers block), the two servers'
+//             blocks take turns in one drawn order while both run, so a round's two blocks are
+//             minutes apart at most and see the same machine; both hold k-1 shares of the day
+//             when their blocks of round k start. The JSON line of the whole load gives the sums
+//             of its blocks' times; the waits between blocks are in none of them.
+//           - Prints a JSON line per block and one for the load; SEED swaps Math.random for a
+//             seeded generator so prices and volumes repeat (default: Math.random), and draws
+//             the rounds' order. The ticker list never depends on SEED. Paired, both servers
+//             are given one SEED, so they load the same candles (their ObjectIds aside).
+// Sizes:    TICKERS symbols x MINUTES one-minute candles (the article's 1.4M = 3,600 x 390);
+//           ROUNDS (8) blocks; PARTNER and SERVER_NAME (null: pasted alone, nothing waits).
 
 if (typeof TICKERS === 'undefined') var TICKERS = 3600;
 if (typeof MINUTES === 'undefined') var MINUTES = 390;
@@ -67,8 +83,13 @@ if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_trade_candles';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof SERVER_OWNED_BY_KIT === 'undefined') var SERVER_OWNED_BY_KIT = false;
+if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof PARTNER === 'undefined') var PARTNER = null;
+if (typeof SERVER_NAME === 'undefined') var SERVER_NAME = null;
 
 db = db.getSiblingDB(DB_NAME);
+// two servers' blocks take turns in one order drawn from one seed, and load the same candles
+if (PARTNER && SEED === null) throw new Error('PARTNER ' + PARTNER + ' is set without a SEED: the paired servers must draw one order and one day of candles');
 
 var BATCH = 1000;
 // mongosh has bsonsize(); the legacy mongo shell had Object.bsonsize()
@@ -109,6 +130,126 @@ function tickerSymbols(count) {
   return symbols;
 }
 // --- end tickers ---
+
+// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// One reading per side decides nothing on a machine that drifts (another process, a cache
+// warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
+// every variant compared, an equal share of the article's loop, in an order drawn per round
+// (Abedi and Brecht's randomized multiple interleaved trials, ICPE 2017). Rounds come in mirrored
+// twos, a drawn order and then the same order backwards, so each variant runs first and last
+// equally often and the order cancels out of the paired ratios. SEED fixes the draw; without it
+// each run draws its own. With PARTNER set (the orchestrator's conductor sets it: the SQL
+// baseline, or the same script on another server), a round also holds the partner's block: the
+// script prints a turn line where the partner's block falls and waits until the conductor has
+// marked it done in this database's `turns` collection. Pasted alone, PARTNER is null and no
+// round waits.
+
+/** Numbers in [0, 1): mulberry32 from an integer seed, or Math.random without one. */
+function roundsRandom(seed) {
+  if (seed === null || seed === undefined) return Math.random;
+  var a = seed | 0;
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The order of the variants in each of `rounds` rounds, round 1 first: [[variant, ...], ...].
+ * An odd round (1, 3, ...) is a shuffle drawn from the seed; the round after it runs the same
+ * order backwards; an odd count's last round is a draw of its own.
+ */
+function roundOrders(variants, rounds, seed) {
+  var random = roundsRandom(seed === null || seed === undefined ? null : seed + 7919);
+  var orders = [];
+  for (var r = 0; r < rounds; r++) {
+    if (r % 2 === 1) { orders.push(orders[r - 1].slice().reverse()); continue; }
+    var order = variants.slice();
+    for (var i = order.length - 1; i > 0; i--) {
+      var j = Math.floor(random() * (i + 1));
+      var swap = order[i]; order[i] = order[j]; order[j] = swap;
+    }
+    orders.push(order);
+  }
+  return orders;
+}
+
+/** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
+function roundShares(n, rounds) {
+  var shares = [];
+  var from = 0;
+  for (var r = 0; r < rounds; r++) {
+    var size = Math.floor(n / rounds) + (r < n % rounds ? 1 : 0);
+    shares.push([from, from + size]);
+    from += size;
+  }
+  return shares;
+}
+
+/**
+ * The partner's block of a round: with announce, a turn line the conductor acts on; then a wait,
+ * polling every 20 ms (a poll a block's time cannot feel), until the conductor has put the
+ * block's mark in this database's turns collection. Returns false at once without a partner.
+ */
+function partnerTurn(round, variant, announce) {
+  if (!PARTNER) return false;
+  var id = round + ':' + variant;
+  if (announce) print(JSON.stringify({ turn: { round: round, variant: variant, id: id } }));
+  var turns = db.getSiblingDB(DB_NAME).getCollection('turns');
+  while (!turns.findOne({ _id: id })) sleep(20);
+  return true;
+}
+// --- end paired rounds ---
+
+// --- paired servers: identical in load.js and read.js (a unit test holds them equal) ---
+// The kit's zstd questions compare two servers (mongod:zstd against mongod:none). Timed one after
+// the other, a drift of the machine would land on one of them; so the kit runs this script on
+// both at once, telling each the other's name (PARTNER), its own (SERVER_NAME) and one SEED, and
+// their blocks take turns. Each round's blocks, both servers', run in one order drawn alike on
+// both (roundOrders over every block of the round); before each of its blocks a script waits
+// until the partner's last block before it in that order has ended: the kit marks the n-th block
+// line a server prints in round k as `k:<server>#n` in the other's turns collection. The two meet
+// (round 0) before the first block, once each has set up, and again (round ROUNDS + 1) after the
+// last, so neither one's set-up or summing-up runs during the other's timed blocks. Pasted alone
+// (PARTNER null) a round holds this server's blocks only, and nothing waits.
+
+/** Each round's blocks, both servers' where paired, in one drawn order: [[{ server, variant }, ...], ...]. */
+function serverRounds(variants, rounds, seed) {
+  var servers = PARTNER ? [SERVER_NAME, PARTNER].sort() : [SERVER_NAME];
+  var blocks = [];
+  servers.forEach(function (server) {
+    variants.forEach(function (variant) { blocks.push({ server: server, variant: variant }); });
+  });
+  return roundOrders(blocks, rounds, seed);
+}
+
+/**
+ * The partner's block that must have ended before this server's block at `index` (0-based) of
+ * round `round` (1-based): its last one before it in the round, else its last one of the round
+ * before. { round, variant } as partnerTurn takes them, or null where none comes before.
+ */
+function partnerBlockBefore(orders, round, index) {
+  var partners = function (blocks) { return blocks.filter(function (b) { return b.server === PARTNER; }).length; };
+  var before = partners(orders[round - 1].slice(0, index));
+  if (before > 0) return { round: round, variant: PARTNER + '#' + before };
+  if (round > 1) return { round: round - 1, variant: PARTNER + '#' + partners(orders[round - 2]) };
+  return null;
+}
+
+/** Where paired, waits until the partner's block before this one has ended. */
+function awaitPartner(orders, round, index) {
+  if (!PARTNER) return;
+  var turn = partnerBlockBefore(orders, round, index);
+  if (turn) partnerTurn(turn.round, turn.variant, true);
+}
+
+/** Where paired, waits for the partner at a meeting: round 0 before the first block, ROUNDS + 1 after the last. */
+function meetPartner(round) {
+  if (PARTNER) partnerTurn(round, PARTNER + '#meet', true);
+}
+// --- end paired servers ---
 
 function round(value, places) {
   var f = Math.pow(10, places);
@@ -169,53 +310,15 @@ var INDEXES = [
   { key: { date: 1, ticker: 1 }, why: 'all candles of the day' }
 ];
 
-db.candles.drop();
-db.createCollection('candles');
-
-var total = TICKERS * MINUTES;
-var batches = Math.ceil(total / BATCH);
-var progressEvery = Math.max(1, Math.floor(batches / 100));
-var inserted = 0;
-var bsonBytes = 0;
-var milliseconds = 0;
-var hrMilliseconds = 0;
-var startDate;
-var t0;
-
-startDate = new Date(); t0 = performance.now();
-INDEXES.forEach(function (index) { db.candles.createIndex(index.key); });
-hrMilliseconds += performance.now() - t0;
-milliseconds += new Date() - startDate;
-
 // the drivers of 2014 acknowledged each write (w:1): named here, so that a cluster whose default
 // is w:majority (a replica set of 5.0 and later, Atlas) times the same acknowledgement
 var ACKNOWLEDGED = { writeConcern: { w: 1 } };
-var batch = [];
-var batchNumber = 0;
-function flush() {
-  startDate = new Date(); t0 = performance.now();
-  var res = db.candles.insertMany(batch, ACKNOWLEDGED);
-  hrMilliseconds += performance.now() - t0;
-  milliseconds += new Date() - startDate;
-  inserted += Object.keys(res.insertedIds).length;
-  for (var b = 0; b < batch.length; b++) bsonBytes += bsonSizeOf(batch[b]);
-  batch = [];
-  batchNumber++;
-  if (PROGRESS && batchNumber % progressEvery === 0) print(JSON.stringify({ progress: batchNumber, of: batches }));
-}
 
-for (var minute = 0; minute < MINUTES; minute++) {
-  for (var i = 0; i < TICKERS; i++) {
-    batch.push(candle(tickers[i], minute));
-    if (batch.length === BATCH) flush();
-  }
-}
-if (batch.length) flush();
-
-var avgBsonSize = inserted ? Math.round(bsonBytes / inserted * 10) / 10 : null;
-
-// Durable: the load goes on until a checkpoint has written (and compressed) every block, inside
-// the clock, where this run may force one; the sizes are read after it.
+/**
+ * A checkpoint forced by fsync, timed, where this run may force one: { outcome: 'forced', ms,
+ * hrMs } ('not forced' on a server the kit did not start, 'refused' where the server has no
+ * fsync), each with its reason.
+ */
 function timedCheckpoint() {
   if (!SERVER_OWNED_BY_KIT) {
     return { outcome: 'not forced', reason: 'the kit did not start this server, so the script forces no checkpoint: on WiredTiger, which writes (and compresses) its files every 60 s, the sizes on disk may lag' };
@@ -231,10 +334,100 @@ function timedCheckpoint() {
   var hr = performance.now() - start;
   var wall = Math.abs(new Date() - startedAt);
   if (!res.ok) return { outcome: 'refused', reason: 'fsync was refused (' + res.errmsg + '), so no checkpoint was timed and the sizes on disk may lag' };
-  return { outcome: 'forced', reason: 'a checkpoint forced by fsync after the last insert, inside the clock', ms: wall, hrMs: hr };
+  return { outcome: 'forced', reason: 'a checkpoint forced by fsync after each block\'s last insert, inside its clock', ms: wall, hrMs: hr };
 }
-var durable = timedCheckpoint();
-var sizesRead = durable.outcome === 'forced' ? 'read after the checkpoint that ended the load (fsync)' : 'read right after the load: ' + durable.reason;
+
+var rounds = Math.max(1, Math.min(ROUNDS, MINUTES));
+var orders = serverRounds(['load'], rounds, SEED);
+var minuteShares = roundShares(MINUTES, rounds);
+
+var total = TICKERS * MINUTES;
+var batches = minuteShares.reduce(function (n, share) { return n + Math.ceil((share[1] - share[0]) * TICKERS / BATCH); }, 0);
+var progressEvery = Math.max(1, Math.floor(batches / 100));
+var batchNumber = 0;
+var inserted = 0;
+var bsonBytes = 0;
+// the first checkpoint's outcome stands for the load: a server that refused one has no fsync
+var durable = null;
+
+// Set up, untimed: the collection emptied and its indexes built on it while empty (the author's
+// collection kept every earlier day, so a daily load always paid their upkeep).
+db.candles.drop();
+db.createCollection('candles');
+var indexStarted = performance.now();
+INDEXES.forEach(function (index) { db.candles.createIndex(index.key); });
+var indexMs = performance.now() - indexStarted;
+
+/** One block: every ticker's candles of the minutes [from, to), in insertMany batches, then a checkpoint where one may be forced. */
+function loadBlock(from, to) {
+  var block = { ms: 0, hrMs: 0, inserted: 0, batches: 0, startedAt: Date.now() };
+  var batch = [];
+  var flush = function () {
+    var startDate = new Date(); var t0 = performance.now();
+    var res = db.candles.insertMany(batch, ACKNOWLEDGED);
+    block.hrMs += performance.now() - t0;
+    block.ms += new Date() - startDate;
+    block.inserted += Object.keys(res.insertedIds).length;
+    for (var b = 0; b < batch.length; b++) bsonBytes += bsonSizeOf(batch[b]);
+    batch = [];
+    block.batches++;
+    batchNumber++;
+    if (PROGRESS && batchNumber % progressEvery === 0) print(JSON.stringify({ progress: batchNumber, of: batches }));
+  };
+  for (var minute = from; minute < to; minute++) {
+    for (var i = 0; i < TICKERS; i++) {
+      batch.push(candle(tickers[i], minute));
+      if (batch.length === BATCH) flush();
+    }
+  }
+  if (batch.length) flush();
+  // Durable: each block goes on until a checkpoint has written (and compressed) its candles,
+  // inside its clock, where this run may force one
+  if (durable === null || durable.outcome === 'forced') {
+    var checkpoint = timedCheckpoint();
+    if (durable === null || checkpoint.outcome !== 'forced') durable = { outcome: checkpoint.outcome, reason: checkpoint.reason, ms: 0, hrMs: 0 };
+    if (checkpoint.outcome === 'forced') {
+      block.checkpointMs = checkpoint.ms;
+      block.checkpointHrMs = checkpoint.hrMs;
+      durable.ms += checkpoint.ms;
+      durable.hrMs += checkpoint.hrMs;
+    }
+  }
+  block.endedAt = Date.now();
+  inserted += block.inserted;
+  return block;
+}
+
+meetPartner(0);
+var blocks = [];
+orders.forEach(function (order, r) {
+  order.forEach(function (entry, p) {
+    if (entry.server !== SERVER_NAME) return; // the partner's block, on its own server
+    awaitPartner(orders, r + 1, p);
+    var share = minuteShares[r];
+    var block = loadBlock(share[0], share[1]);
+    var forced = block.checkpointMs !== undefined;
+    blocks.push(block);
+    // a line per block, the moment it ends (the orchestrator keeps it as a paired sample)
+    print(JSON.stringify({
+      scenario: 'trade-candles', step: 'load', collection: 'candles', round: r + 1, rounds: rounds, position: p + 1,
+      fromMinute: share[0], minutes: share[1] - share[0], inserted: block.inserted, batches: block.batches,
+      ms: block.ms, hrMs: Math.round(block.hrMs * 1000) / 1000,
+      durableMs: forced ? block.ms + block.checkpointMs : undefined,
+      durableHrMs: forced ? Math.round((block.hrMs + block.checkpointHrMs) * 1000) / 1000 : undefined,
+      checkpointMs: forced ? block.checkpointMs : undefined,
+      startedAt: block.startedAt, endedAt: block.endedAt
+    }));
+  });
+});
+meetPartner(rounds + 1);
+
+var sum = function (field) { return blocks.reduce(function (n, b) { return n + (b[field] || 0); }, 0); };
+var milliseconds = sum('ms');
+var hrMilliseconds = sum('hrMs');
+var avgBsonSize = inserted ? Math.round(bsonBytes / inserted * 10) / 10 : null;
+var forcedAll = durable.outcome === 'forced';
+var sizesRead = forcedAll ? 'read after the checkpoint that ended the load\'s last block (fsync)' : 'read right after the load: ' + durable.reason;
 // the collStats command, as the article's shell's stats() was and as the orchestrator reads it
 // (mongosh's stats() goes through $collStats, whose size on FerretDB counts the indexes too)
 var stats;
@@ -243,27 +436,28 @@ if (!stats.ok) stats = db.candles.stats();
 // the command's sizes may come back as Long or Int32: make them plain numbers before adding
 var sizes = { size: Number(stats.size), storageSize: Number(stats.storageSize), totalIndexSize: Number(stats.totalIndexSize) };
 print('candles ' + inserted + ' (' + TICKERS + ' tickers x ' + MINUTES + ' minutes), average BSON size ' + avgBsonSize + ' bytes');
-print('load ' + milliseconds + ' ms (' + Math.round(inserted / (milliseconds / 1000)) + ' candles/s), 3 indexes built before the load');
-print(durable.outcome === 'forced'
-  ? 'durable after ' + (milliseconds + durable.ms) + ' ms (the checkpoint ' + durable.ms + ' ms)'
+print('load ' + milliseconds + ' ms (' + Math.round(inserted / (milliseconds / 1000)) + ' candles/s) in ' + rounds + ' blocks, 3 indexes built before the load');
+print(forcedAll
+  ? 'durable after ' + (milliseconds + durable.ms) + ' ms (the ' + rounds + ' checkpoints ' + durable.ms + ' ms)'
   : 'durable: not timed (' + durable.reason + ')');
 print('data ' + sizes.size + ' bytes, storage ' + sizes.storageSize + ' bytes, indexes ' + sizes.totalIndexSize + ' bytes (' + sizesRead + ')');
 print('');
 
 print(JSON.stringify({
   scenario: 'trade-candles', step: 'load', collection: 'candles',
-  ms: milliseconds, hrMs: Math.round(hrMilliseconds * 1000) / 1000,
+  // the sums of the blocks' insertMany calls (the article's clock), the indexes' build on the empty collection apart
+  ms: milliseconds, hrMs: Math.round(hrMilliseconds * 1000) / 1000, indexMs: Math.round(indexMs * 1000) / 1000,
   candlesPerSecond: milliseconds > 0 ? Math.round(inserted / (milliseconds / 1000)) : null,
-  tickers: TICKERS, minutes: MINUTES, batchSize: BATCH, batches: batchNumber,
+  tickers: TICKERS, minutes: MINUTES, batchSize: BATCH, batches: batchNumber, rounds: rounds, seed: SEED,
   avgBsonSize: avgBsonSize,
   // the article's size measure, data + indexes; the orchestrator adds collStats' own fields
   storagePlusIndexBytes: sizes.storageSize + sizes.totalIndexSize,
   indexList: INDEXES.map(function (index) { return JSON.stringify(index.key) + ' for ' + index.why; }).join('; '),
   indexesBuilt: 'before the load', writeConcern: 'w:1', sizesRead: sizesRead,
-  // until every block was written (and compressed) by a checkpoint, where the script may force one
-  durableMs: durable.outcome === 'forced' ? milliseconds + durable.ms : undefined,
-  durableHrMs: durable.outcome === 'forced' ? Math.round((hrMilliseconds + durable.hrMs) * 1000) / 1000 : undefined,
-  checkpointMs: durable.outcome === 'forced' ? durable.ms : undefined,
+  // until every block was written (and compressed) by its checkpoint, where the script may force one
+  durableMs: forcedAll ? milliseconds + durable.ms : undefined,
+  durableHrMs: forcedAll ? Math.round((hrMilliseconds + durable.hrMs) * 1000) / 1000 : undefined,
+  checkpointMs: forcedAll ? durable.ms : undefined,
   durable: { outcome: durable.outcome, reason: durable.reason },
   inserted: inserted, removed: 0
 }));

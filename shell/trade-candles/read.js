@@ -10,16 +10,17 @@
 //             2 time range: find({ time: { $gte, $lt } }), every ticker's candles in an interval
 //             3 whole day:  find({ date }), all candles of the day
 //           Then the article's little-memory rerun: the same queries again with the server's
-//           cache cut to CACHE_MB, where the script may and can do that (see Changes). Beside
-//           each query type, the pages WiredTiger read into its cache for it (collStats
-//           wiredTiger.cache "pages read into cache" of the candles' table): the reads that
-//           missed the cache, the only ones that read a block from the file and decompress it.
+//           cache cut to CACHE_MB, where the script may and can do that (see Changes); the
+//           reads by ticker of both runs in paired rounds (below). Beside each query type, the
+//           pages WiredTiger read into its cache for it (collStats wiredTiger.cache "pages read
+//           into cache" of the candles' table): the reads that missed the cache, the only ones
+//           that read a block from the file and decompress it.
 // Writes:   none: this script only reads (load.js wrote, acknowledged).
 // Faithful: 10,000 queries by ticker drawn from a random sample of 200 tickers; 10 random time
 //           intervals, each queried many times; then the whole day; microseconds averaged per
 //           query type; "the same queries in the same order" on every server: the query plan
 //           comes from a generator with a fixed seed (PLAN_SEED), independent of SEED and of
-//           Math.random, so it holds even without --seed (SEED is deliberately not read here).
+//           Math.random, so it holds even without --seed (SEED draws only the rounds' order).
 //           The rerun with little memory.
 // Changes:  - The article does not say how long its intervals were, how often each was repeated,
 //             how often the whole day was read, or whether its time-range queries were for one
@@ -57,14 +58,30 @@
 //             compressor (its pages read into the cache are ~0, and say so). The little-memory
 //             run, where the data outgrows the cut cache, is the one whose reads miss it: the
 //             kit's zstd question about reads is decided there, never on the own-memory run.
-//           - Cursors are counted with itcount(): every candle is fetched and decoded as a
-//             client reading them would, without holding 1.4M documents in the shell at once.
-//           - Runs in its own database (DB_NAME, prefix classics_); one JSON line per query
-//             type and run (own-memory, little-memory).
+//           - Paired rounds (the paired rounds block): the article's two runs were one reading
+//             each. The reads by ticker, the findings' reads, are cut into ROUNDS rounds, each
+//             an own-memory and a little-memory block of the same queries (the round's share of
+//             the plan's, roundShares), in the order roundOrders draws from SEED. Before an
+//             own-memory block the cache gets its size back and each of its tickers is read once,
+//             untimed, so it reads from the cache as the article's first run did; before a
+//             little-memory block the cache is cut (where it may be) and, untimed, shrinks under
+//             WiredTiger's eviction trigger (95% of the cut, above which reads evict for
+//             themselves). A cut cache starts a block with what the block before left in it: the
+//             mirrored rounds put each run first equally often. Each block prints its own line
+//             (round, rounds, position, latencies, pages read into the cache per query); each
+//             run's line gives all its blocks' samples and sums. The time-range and whole-day
+//             reads compare nothing within a server: each run's, in turn, before the first block.
+//           - Paired with another server (PARTNER, SERVER_NAME: the paired servers block, as the
+//             kit does for its zstd questions), both servers' blocks take turns in one drawn
+//             order while both run; the other reads run in this server's first turn.
+//           - Cursors are counted with itcount(): every candle fetched and decoded, none held.
+//           - Runs in its own database (DB_NAME, prefix classics_); a JSON line per block, query
+//             type and run.
 // Sizes:    TICKERS and MINUTES as load.js wrote them; TICKER_QUERIES over a TICKER_SAMPLE of
 //           tickers (article: 10,000 over 200); INTERVALS (10) x INTERVAL_REPEATS; DAY_QUERIES;
 //           CACHE_MB, the cache for the little-memory rerun (256, a quarter of the article's
-//           1 GB VMs, below the ~380 MB of candles; raised to 256 if set lower; 0 skips the rerun).
+//           1 GB VMs, below the ~380 MB of candles; raised to 256 if set lower; 0 skips the rerun);
+//           ROUNDS (8) paired rounds; PARTNER and SERVER_NAME (null: pasted alone, nothing waits).
 
 if (typeof TICKERS === 'undefined') var TICKERS = 3600;
 if (typeof MINUTES === 'undefined') var MINUTES = 390;
@@ -79,8 +96,14 @@ if (typeof SERVER_OWNED_BY_KIT === 'undefined') var SERVER_OWNED_BY_KIT = false;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_trade_candles';
 if (typeof PASS === 'undefined') var PASS = null;
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
+if (typeof SEED === 'undefined') var SEED = null;
+if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof PARTNER === 'undefined') var PARTNER = null;
+if (typeof SERVER_NAME === 'undefined') var SERVER_NAME = null;
 
 db = db.getSiblingDB(DB_NAME);
+// two servers' blocks take turns in one order drawn from one seed
+if (PARTNER && SEED === null) throw new Error('PARTNER ' + PARTNER + ' is set without a SEED: the paired servers must draw one order');
 
 // mongod's own floor for its cache (wiredTigerCacheSizeGB 0.25); a smaller one can wedge eviction
 var CACHE_FLOOR_MB = 256;
@@ -213,11 +236,17 @@ function productOf() {
   } catch (e) { return 'unknown server'; }
 }
 
-function configuredCacheBytes() {
+/** serverStatus' wiredTiger.cache, or null where there is none (FerretDB). */
+function wiredTigerCache() {
   try {
     var wt = db.adminCommand({ serverStatus: 1 }).wiredTiger;
-    return wt && wt.cache ? Number(wt.cache['maximum bytes configured']) : null;
+    return wt && wt.cache ? wt.cache : null;
   } catch (e) { return null; }
+}
+
+function configuredCacheBytes() {
+  var cache = wiredTigerCache();
+  return cache ? Number(cache['maximum bytes configured']) : null;
 }
 
 /**
@@ -246,20 +275,6 @@ function dataBytes() {
   return null;
 }
 
-/** Cuts the WiredTiger cache to mb where this script may and can; says what it did and why. */
-function lowerCache(mb) {
-  var result = lowerCacheTo(mb);
-  // against the cache asked for, cut or not: whether the data would outgrow it
-  var bytes = dataBytes();
-  var cacheBytes = mb * 1024 * 1024;
-  result.dataBytes = bytes;
-  result.dataPerCache = bytes !== null ? Math.round(bytes / cacheBytes * 1000) / 1000 : null;
-  if (result.outcome === 'applied' && result.dataPerCache !== null && result.dataPerCache < 1) {
-    result.reason += '; the data and indexes (' + bytes + ' bytes) fit in it ' + (Math.round(cacheBytes / bytes * 10) / 10) + ' times over, so the reads ran from the cache all the same';
-  }
-  return result;
-}
-
 // --- cache cut: pure, so a unit test can check the decision ---
 /**
  * Whether cutting the cache to mb would change it: { cut, reason }. mongod's default cache is
@@ -279,17 +294,51 @@ function cacheCutDecision(previousBytes, mb) {
 }
 // --- end cache cut ---
 
-function lowerCacheTo(mb) {
-  var product = productOf();
-  if (!SERVER_OWNED_BY_KIT) {
-    return { outcome: 'not applied', reason: 'the kit did not start this server (' + product + '): its cache size is its owner\'s setting, so the reads ran with the memory it has' };
+/**
+ * Whether the little-memory reads may and can have the WiredTiger cache cut to mb here, decided
+ * once before any read, without cutting it: { outcome ('applied' where it may, until a cut the
+ * server refuses says otherwise, else 'not applied'), reason, previousBytes, dataBytes,
+ * dataPerCache (the data and indexes against the cache asked for, cut or not) }.
+ */
+function lowMemoryPlan(mb) {
+  var result = (function () {
+    var product = productOf();
+    if (!SERVER_OWNED_BY_KIT) {
+      return { outcome: 'not applied', reason: 'the kit did not start this server (' + product + '): its cache size is its owner\'s setting, so the reads ran with the memory it has' };
+    }
+    var previousBytes = configuredCacheBytes();
+    if (!previousBytes) {
+      return { outcome: 'not applied', reason: product + ' has no WiredTiger cache to resize (serverStatus has no wiredTiger.cache), so the reads ran with the memory it has' };
+    }
+    var decision = cacheCutDecision(previousBytes, mb);
+    if (!decision.cut) return { outcome: 'not applied', reason: decision.reason, previousBytes: previousBytes };
+    return {
+      outcome: 'applied',
+      reason: 'WiredTiger cache cut from ' + previousBytes + ' to ' + mb * 1024 * 1024 + ' bytes before each little-memory block, and restored before each own-memory one; the OS page cache still holds the data files, so a miss is a copy and a decompression, not the disk read of the article\'s 1 GB VMs',
+      previousBytes: previousBytes, product: product
+    };
+  })();
+  var bytes = dataBytes();
+  var cacheBytes = mb * 1024 * 1024;
+  result.dataBytes = bytes;
+  result.dataPerCache = bytes !== null ? Math.round(bytes / cacheBytes * 1000) / 1000 : null;
+  if (result.outcome === 'applied' && result.dataPerCache !== null && result.dataPerCache < 1) {
+    result.reason += '; the data and indexes (' + bytes + ' bytes) fit in it ' + (Math.round(cacheBytes / bytes * 10) / 10) + ' times over, so the reads ran from the cache all the same';
   }
-  var previousBytes = configuredCacheBytes();
-  if (!previousBytes) {
-    return { outcome: 'not applied', reason: product + ' has no WiredTiger cache to resize (serverStatus has no wiredTiger.cache), so the reads ran with the memory it has' };
-  }
-  var decision = cacheCutDecision(previousBytes, mb);
-  if (!decision.cut) return { outcome: 'not applied', reason: decision.reason, previousBytes: previousBytes };
+  return result;
+}
+
+/** The share of the cache above which WiredTiger's reads evict for themselves (eviction_trigger, 95 by default: dist/api_data.py). */
+var EVICTION_TRIGGER = 0.95;
+/** The longest the script waits for the cache to shrink to its cut size before a block's clock starts. */
+var SHRINK_WAIT_MS = 30000;
+
+/**
+ * Cuts the cache to mb (lowMemory says it may), then waits, untimed, until WiredTiger's eviction
+ * has brought what the cache holds under its trigger, so the block's reads do not pay for the
+ * shrink itself: { shrinkMs, shrunk }. A cut the server refuses makes lowMemory 'not applied'.
+ */
+function cutCache(lowMemory, mb) {
   var res;
   try {
     res = db.adminCommand({ setParameter: 1, wiredTigerEngineRuntimeConfig: 'cache_size=' + mb + 'M' });
@@ -298,22 +347,173 @@ function lowerCacheTo(mb) {
   }
   var nowBytes = configuredCacheBytes();
   if (!res.ok || nowBytes !== mb * 1024 * 1024) {
-    return { outcome: 'not applied', reason: product + ' refused cache_size=' + mb + 'M (' + (res.errmsg || 'cache is ' + nowBytes + ' bytes') + '), so the reads ran with the memory it has', previousBytes: previousBytes };
+    lowMemory.outcome = 'not applied';
+    lowMemory.reason = lowMemory.product + ' refused cache_size=' + mb + 'M (' + (res.errmsg || 'cache is ' + nowBytes + ' bytes') + '), so the reads ran with the memory it has';
+    return null;
   }
-  return {
-    outcome: 'applied',
-    reason: 'WiredTiger cache cut from ' + previousBytes + ' to ' + nowBytes + ' bytes for these reads; the OS page cache still holds the data files, so a miss is a copy and a decompression, not the disk read of the article\'s 1 GB VMs',
-    previousBytes: previousBytes, cacheBytes: nowBytes
+  lowMemory.cacheBytes = nowBytes;
+  var started = Date.now();
+  var cache = wiredTigerCache();
+  while (cache && Number(cache['bytes currently in the cache']) > nowBytes * EVICTION_TRIGGER && Date.now() - started < SHRINK_WAIT_MS) {
+    sleep(20);
+    cache = wiredTigerCache();
+  }
+  return { shrinkMs: Date.now() - started, shrunk: Boolean(cache) && Number(cache['bytes currently in the cache']) <= nowBytes * EVICTION_TRIGGER };
+}
+
+/** Gives the cache back its own size. */
+function restoreCache(lowMemory) {
+  db.adminCommand({ setParameter: 1, wiredTigerEngineRuntimeConfig: 'cache_size=' + lowMemory.previousBytes });
+  lowMemory.restored = configuredCacheBytes() === lowMemory.previousBytes;
+  if (!lowMemory.restored) print('WARNING: the cache could not be restored to ' + lowMemory.previousBytes + ' bytes');
+}
+// --- end little memory ---
+
+// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// One reading per side decides nothing on a machine that drifts (another process, a cache
+// warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
+// every variant compared, an equal share of the article's loop, in an order drawn per round
+// (Abedi and Brecht's randomized multiple interleaved trials, ICPE 2017). Rounds come in mirrored
+// twos, a drawn order and then the same order backwards, so each variant runs first and last
+// equally often and the order cancels out of the paired ratios. SEED fixes the draw; without it
+// each run draws its own. With PARTNER set (the orchestrator's conductor sets it: the SQL
+// baseline, or the same script on another server), a round also holds the partner's block: the
+// script prints a turn line where the partner's block falls and waits until the conductor has
+// marked it done in this database's `turns` collection. Pasted alone, PARTNER is null and no
+// round waits.
+
+/** Numbers in [0, 1): mulberry32 from an integer seed, or Math.random without one. */
+function roundsRandom(seed) {
+  if (seed === null || seed === undefined) return Math.random;
+  var a = seed | 0;
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
-function restoreCache(lowMemory) {
-  if (lowMemory.outcome !== 'applied') return;
-  db.adminCommand({ setParameter: 1, wiredTigerEngineRuntimeConfig: 'cache_size=' + lowMemory.previousBytes });
-  lowMemory.restored = configuredCacheBytes() === lowMemory.previousBytes;
-  print(lowMemory.restored ? 'cache restored to ' + lowMemory.previousBytes + ' bytes' : 'WARNING: the cache could not be restored to ' + lowMemory.previousBytes + ' bytes');
+/**
+ * The order of the variants in each of `rounds` rounds, round 1 first: [[variant, ...], ...].
+ * An odd round (1, 3, ...) is a shuffle drawn from the seed; the round after it runs the same
+ * order backwards; an odd count's last round is a draw of its own.
+ */
+function roundOrders(variants, rounds, seed) {
+  var random = roundsRandom(seed === null || seed === undefined ? null : seed + 7919);
+  var orders = [];
+  for (var r = 0; r < rounds; r++) {
+    if (r % 2 === 1) { orders.push(orders[r - 1].slice().reverse()); continue; }
+    var order = variants.slice();
+    for (var i = order.length - 1; i > 0; i--) {
+      var j = Math.floor(random() * (i + 1));
+      var swap = order[i]; order[i] = order[j]; order[j] = swap;
+    }
+    orders.push(order);
+  }
+  return orders;
 }
-// --- end little memory ---
+
+/** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
+function roundShares(n, rounds) {
+  var shares = [];
+  var from = 0;
+  for (var r = 0; r < rounds; r++) {
+    var size = Math.floor(n / rounds) + (r < n % rounds ? 1 : 0);
+    shares.push([from, from + size]);
+    from += size;
+  }
+  return shares;
+}
+
+/**
+ * The partner's block of a round: with announce, a turn line the conductor acts on; then a wait,
+ * polling every 20 ms (a poll a block's time cannot feel), until the conductor has put the
+ * block's mark in this database's turns collection. Returns false at once without a partner.
+ */
+function partnerTurn(round, variant, announce) {
+  if (!PARTNER) return false;
+  var id = round + ':' + variant;
+  if (announce) print(JSON.stringify({ turn: { round: round, variant: variant, id: id } }));
+  var turns = db.getSiblingDB(DB_NAME).getCollection('turns');
+  while (!turns.findOne({ _id: id })) sleep(20);
+  return true;
+}
+// --- end paired rounds ---
+
+// --- paired servers: identical in load.js and read.js (a unit test holds them equal) ---
+// The kit's zstd questions compare two servers (mongod:zstd against mongod:none). Timed one after
+// the other, a drift of the machine would land on one of them; so the kit runs this script on
+// both at once, telling each the other's name (PARTNER), its own (SERVER_NAME) and one SEED, and
+// their blocks take turns. Each round's blocks, both servers', run in one order drawn alike on
+// both (roundOrders over every block of the round); before each of its blocks a script waits
+// until the partner's last block before it in that order has ended: the kit marks the n-th block
+// line a server prints in round k as `k:<server>#n` in the other's turns collection. The two meet
+// (round 0) before the first block, once each has set up, and again (round ROUNDS + 1) after the
+// last, so neither one's set-up or summing-up runs during the other's timed blocks. Pasted alone
+// (PARTNER null) a round holds this server's blocks only, and nothing waits.
+
+/** Each round's blocks, both servers' where paired, in one drawn order: [[{ server, variant }, ...], ...]. */
+function serverRounds(variants, rounds, seed) {
+  var servers = PARTNER ? [SERVER_NAME, PARTNER].sort() : [SERVER_NAME];
+  var blocks = [];
+  servers.forEach(function (server) {
+    variants.forEach(function (variant) { blocks.push({ server: server, variant: variant }); });
+  });
+  return roundOrders(blocks, rounds, seed);
+}
+
+/**
+ * The partner's block that must have ended before this server's block at `index` (0-based) of
+ * round `round` (1-based): its last one before it in the round, else its last one of the round
+ * before. { round, variant } as partnerTurn takes them, or null where none comes before.
+ */
+function partnerBlockBefore(orders, round, index) {
+  var partners = function (blocks) { return blocks.filter(function (b) { return b.server === PARTNER; }).length; };
+  var before = partners(orders[round - 1].slice(0, index));
+  if (before > 0) return { round: round, variant: PARTNER + '#' + before };
+  if (round > 1) return { round: round - 1, variant: PARTNER + '#' + partners(orders[round - 2]) };
+  return null;
+}
+
+/** Where paired, waits until the partner's block before this one has ended. */
+function awaitPartner(orders, round, index) {
+  if (!PARTNER) return;
+  var turn = partnerBlockBefore(orders, round, index);
+  if (turn) partnerTurn(turn.round, turn.variant, true);
+}
+
+/** Where paired, waits for the partner at a meeting: round 0 before the first block, ROUNDS + 1 after the last. */
+function meetPartner(round) {
+  if (PARTNER) partnerTurn(round, PARTNER + '#meet', true);
+}
+// --- end paired servers ---
+
+// --- reads in rounds: pure, so a unit test can check them ---
+/** The distinct tickers of a block's queries, in their first order: what its warm-up reads once. */
+function tickersOf(queries) {
+  var seen = {};
+  return queries.filter(function (q) { if (seen[q.ticker]) return false; seen[q.ticker] = true; return true; })
+    .map(function (q) { return q.ticker; });
+}
+
+/**
+ * One run's results from its blocks' (each { samples, ms, hrMs, returned, expected, mismatches,
+ * firstMismatch, cacheReads }): samples joined, the rest summed; cacheReads only where every
+ * block counted them.
+ */
+function joinResults(parts) {
+  var joined = { samples: [], ms: 0, hrMs: 0, returned: 0, expected: 0, mismatches: 0, firstMismatch: null, cacheReads: { pages: 0, bytes: 0 } };
+  parts.forEach(function (r) {
+    joined.samples = joined.samples.concat(r.samples);
+    joined.ms += r.ms; joined.hrMs += r.hrMs; joined.returned += r.returned; joined.expected += r.expected; joined.mismatches += r.mismatches;
+    joined.firstMismatch = joined.firstMismatch || r.firstMismatch;
+    if (!r.cacheReads) joined.cacheReads = null;
+    else if (joined.cacheReads) { joined.cacheReads.pages += r.cacheReads.pages; joined.cacheReads.bytes += r.cacheReads.bytes; }
+  });
+  return joined;
+}
+// --- end reads in rounds ---
 
 var plan = queryPlan({
   tickers: TICKERS, minutes: MINUTES, tickerSample: TICKER_SAMPLE, tickerQueries: TICKER_QUERIES,
@@ -324,20 +524,45 @@ var TYPES = [
   { query: 'timeRange', test: '2 time range' },
   { query: 'day', test: '3 whole day' }
 ];
+var tickerQueries = plan.filter(function (q) { return q.query === 'byTicker'; });
+var otherQueries = plan.filter(function (q) { return q.query !== 'byTicker'; });
 var runs = cacheMb > 0 ? ['own-memory', 'little-memory'] : ['own-memory'];
-var totalQueries = plan.length * runs.length;
+var rounds = Math.max(1, Math.min(ROUNDS, tickerQueries.length));
+var orders = serverRounds(runs, rounds, SEED);
+var shares = roundShares(tickerQueries.length, rounds);
+var warmUps = shares.reduce(function (n, s) { return n + tickersOf(tickerQueries.slice(s[0], s[1])).length; }, 0);
+var totalQueries = (plan.length + (runs.length > 1 ? plan.length : 0)) + warmUps;
 var progressEvery = Math.max(1, Math.floor(totalQueries / 100));
 var done = 0;
 
-/** Runs the plan once; per query type: latency samples (µs), Date and hr sums, count checks. */
-function runPlan() {
+// the little-memory run's cache, decided once before any read; it is cut only before that run's reads
+var lowMemory = cacheMb > 0 ? lowMemoryPlan(cacheMb) : null;
+var cacheIsCut = false;
+var shrink = null;
+function memoryOf(run) {
+  if (run !== 'little-memory') return 'the server\'s own';
+  return lowMemory.outcome === 'applied' ? 'WiredTiger cache ' + cacheMb + ' MB' + (cacheMb > CACHE_MB ? ' (CACHE_MB ' + CACHE_MB + ' raised to mongod\'s floor)' : '') : 'the server\'s own (cache not reduced)';
+}
+/** The cache as a run reads with it: its own size for own-memory, cut (where it may be) for little-memory. */
+function setMemory(run) {
+  shrink = null;
+  if (run === 'own-memory' && cacheIsCut) {
+    restoreCache(lowMemory);
+    cacheIsCut = false;
+  } else if (run === 'little-memory' && !cacheIsCut && lowMemory.outcome === 'applied') {
+    shrink = cutCache(lowMemory, cacheMb);
+    cacheIsCut = shrink !== null;
+  }
+}
+
+/** Times each query on its own; per query type: latency samples (µs), Date and hr sums, count checks, pages read into the cache. */
+function timeQueries(queries) {
   var results = {};
-  TYPES.forEach(function (t) { results[t.query] = { samples: [], ms: 0, hrMs: 0, returned: 0, expected: 0, mismatches: 0, firstMismatch: null, cacheReads: null }; });
   var startDate;
   var t0;
   var elapsed;
   var returned;
-  // the plan runs one query type after another: the cache's counters are read, untimed, as each starts and ends
+  // the queries run one type after another: the cache's counters are read, untimed, as each starts and ends
   var type = null;
   var cacheBefore = null;
   function endType() {
@@ -345,11 +570,12 @@ function runPlan() {
     var after = cacheReads();
     results[type].cacheReads = cacheBefore && after ? { pages: after.pages - cacheBefore.pages, bytes: after.bytes - cacheBefore.bytes } : null;
   }
-  for (var n = 0; n < plan.length; n++) {
-    var q = plan[n];
+  for (var n = 0; n < queries.length; n++) {
+    var q = queries[n];
     if (q.query !== type) {
       endType();
       type = q.query;
+      results[type] = { samples: [], ms: 0, hrMs: 0, returned: 0, expected: 0, mismatches: 0, firstMismatch: null, cacheReads: null };
       cacheBefore = cacheReads();
     }
     var r = results[q.query];
@@ -375,44 +601,96 @@ function runPlan() {
   return results;
 }
 
-runs.forEach(function (run) {
-  var lowMemory = null;
-  var memory = 'the server\'s own';
-  if (run === 'little-memory') {
-    lowMemory = lowerCache(cacheMb);
-    memory = lowMemory.outcome === 'applied' ? 'WiredTiger cache ' + cacheMb + ' MB' + (cacheMb > CACHE_MB ? ' (CACHE_MB ' + CACHE_MB + ' raised to mongod\'s floor)' : '') : 'the server\'s own (cache not reduced)';
-    print('little memory: ' + lowMemory.outcome + ': ' + lowMemory.reason);
-  }
-  var results;
-  try {
-    results = runPlan();
-  } finally {
-    if (lowMemory) restoreCache(lowMemory);
-  }
+/** Each of a block's tickers read once, untimed: the own-memory reads find their pages in the cache, as the article's first run did. */
+function warmUp(queries) {
+  var tickers = tickersOf(queries);
+  tickers.forEach(function (ticker) {
+    cursorOf({ query: 'byTicker', ticker: ticker }).itcount();
+    done++;
+    if (PROGRESS && done % progressEvery === 0) print(JSON.stringify({ progress: done, of: totalQueries }));
+  });
+  return tickers.length;
+}
 
-  var lines = [];
-  TYPES.forEach(function (t) {
-    var r = results[t.query];
-    if (!r.samples.length) return;
-    var s = histogramSummary(r.samples);
-    var perQuery = r.cacheReads ? Math.round(r.cacheReads.pages / s.queries * 100) / 100 : null;
-    print(run + ', ' + t.test + ': ' + s.queries + ' queries, mean ' + s.meanUs + ' us, p50 ' + s.p50Us + ' us, p95 ' + s.p95Us +
-      ' us, p99 ' + s.p99Us + ' us; ' + r.returned + ' candles returned, ' + r.expected + ' expected' +
-      (r.mismatches ? ' (' + r.mismatches + ' queries returned the wrong count)' : '') +
-      (r.cacheReads ? '; ' + r.cacheReads.pages + ' pages read into the cache (' + perQuery + ' a query)' : ''));
-    lines.push({
-      scenario: 'trade-candles', step: 'read', pass: PASS, run: run, query: t.query,
-      test: t.test + (PASS > 1 ? ' (pass ' + PASS + ')' : ''),
+var others = {};
+/** The time-range and whole-day reads, each run's in the article's order, in this server's first turn. */
+function readOthers() {
+  runs.forEach(function (run) {
+    setMemory(run);
+    others[run] = timeQueries(otherQueries);
+  });
+}
+
+/** The JSON fields of a run's results for one query type. */
+function resultFields(run, type, r) {
+  var s = histogramSummary(r.samples);
+  var perQuery = r.cacheReads ? Math.round(r.cacheReads.pages / s.queries * 100) / 100 : null;
+  return {
+    summary: s, perQuery: perQuery,
+    fields: {
+      scenario: 'trade-candles', step: 'read', pass: PASS, run: run, query: type.query,
+      test: type.test + (PASS > 1 ? ' (pass ' + PASS + ')' : ''),
       queries: s.queries, meanUs: s.meanUs, p50Us: s.p50Us, p95Us: s.p95Us, p99Us: s.p99Us, minUs: s.minUs, maxUs: s.maxUs,
       percentilesFrom: s.percentilesFrom,
       ms: r.ms, hrMs: Math.round(r.hrMs * 1000) / 1000,
       returned: r.returned, expected: r.expected, mismatches: r.mismatches, countsOk: r.mismatches === 0, firstMismatch: r.firstMismatch,
-      memory: memory, lowMemory: lowMemory, planSeed: PLAN_SEED,
+      memory: memoryOf(run), lowMemory: run === 'little-memory' ? lowMemory : null, planSeed: PLAN_SEED,
       // the reads that missed the cache (and decompressed a block): left out where there is no WiredTiger
       cacheReadPages: r.cacheReads ? r.cacheReads.pages : undefined,
       cacheReadBytes: r.cacheReads ? r.cacheReads.bytes : undefined,
       cachePagesPerQuery: perQuery === null ? undefined : perQuery
+    }
+  };
+}
+
+var blocks = { 'own-memory': [], 'little-memory': [] };
+try {
+  meetPartner(0);
+  var othersRead = false;
+  orders.forEach(function (order, r) {
+    order.forEach(function (entry, p) {
+      if (entry.server !== SERVER_NAME) return; // the partner's block, on its own server
+      awaitPartner(orders, r + 1, p);
+      if (!othersRead) { readOthers(); othersRead = true; }
+      var run = entry.variant;
+      var queries = tickerQueries.slice(shares[r][0], shares[r][1]);
+      setMemory(run);
+      var warmed = run === 'own-memory' ? warmUp(queries) : undefined;
+      var startedAt = Date.now();
+      var result = timeQueries(queries).byTicker;
+      var endedAt = Date.now();
+      blocks[run].push(result);
+      var line = resultFields(run, TYPES[0], result).fields;
+      // a line per block, the moment it ends (the orchestrator keeps it as a paired sample)
+      print(JSON.stringify(Object.assign(line, {
+        round: r + 1, rounds: rounds, position: p + 1, startedAt: startedAt, endedAt: endedAt,
+        warmUpQueries: warmed, cacheShrinkMs: shrink ? shrink.shrinkMs : undefined, cacheShrunk: shrink ? shrink.shrunk : undefined
+      })));
     });
+  });
+  meetPartner(rounds + 1);
+} finally {
+  if (cacheIsCut) restoreCache(lowMemory);
+}
+
+if (lowMemory && lowMemory.outcome === 'applied') {
+  print(lowMemory.restored ? 'cache restored to ' + lowMemory.previousBytes + ' bytes' : 'WARNING: the cache could not be restored to ' + lowMemory.previousBytes + ' bytes');
+}
+runs.forEach(function (run) {
+  if (run === 'little-memory') print('little memory: ' + lowMemory.outcome + ': ' + lowMemory.reason);
+  var byType = { byTicker: joinResults(blocks[run]), timeRange: others[run].timeRange, day: others[run].day };
+  var lines = [];
+  TYPES.forEach(function (t) {
+    var r = byType[t.query];
+    if (!r || !r.samples.length) return;
+    var out = resultFields(run, t, r);
+    var s = out.summary;
+    print(run + ', ' + t.test + ': ' + s.queries + ' queries' + (t.query === 'byTicker' ? ' in ' + blocks[run].length + ' blocks' : '') +
+      ', mean ' + s.meanUs + ' us, p50 ' + s.p50Us + ' us, p95 ' + s.p95Us +
+      ' us, p99 ' + s.p99Us + ' us; ' + r.returned + ' candles returned, ' + r.expected + ' expected' +
+      (r.mismatches ? ' (' + r.mismatches + ' queries returned the wrong count)' : '') +
+      (r.cacheReads ? '; ' + r.cacheReads.pages + ' pages read into the cache (' + out.perQuery + ' a query)' : ''));
+    lines.push(t.query === 'byTicker' ? Object.assign(out.fields, { rounds: rounds }) : out.fields);
   });
   print('');
   lines.forEach(function (line) { print(JSON.stringify(line)); });

@@ -116,10 +116,12 @@ describe('trade-candles scripts', () => {
       }
     });
 
-    it('lowerCacheTo asks for the decision before it sends setParameter, and reports it as not applied', () => {
-      const lower = /function lowerCacheTo\(mb\) \{[\s\S]*?\n\}\n/.exec(READ)[0];
-      assert.ok(lower.indexOf('cacheCutDecision(previousBytes, mb)') < lower.indexOf('setParameter'), 'decided before the cut is sent');
-      assert.match(lower, /if \(!decision\.cut\) return \{ outcome: 'not applied', reason: decision\.reason, previousBytes: previousBytes \};/);
+    it('decides the cut once, before any read, without sending it; a cut only follows an applied decision', () => {
+      const decide = /function lowMemoryPlan\(mb\) \{[\s\S]*?\n\}\n/.exec(READ)[0];
+      assert.doesNotMatch(decide, /setParameter/, 'deciding sends nothing');
+      assert.match(decide, /if \(!decision\.cut\) return \{ outcome: 'not applied', reason: decision\.reason, previousBytes: previousBytes \};/);
+      const set = /function setMemory\(run\) \{[\s\S]*?\n\}\n/.exec(READ)[0];
+      assert.match(set, /run === 'little-memory' && !cacheIsCut && lowMemory\.outcome === 'applied'/);
     });
   });
 
@@ -130,6 +132,119 @@ describe('trade-candles scripts', () => {
     assert.deepEqual(samples[0], 100, 'the samples are not sorted in place');
     const one = f.latencySummary([1234.56]);
     assert.deepEqual([one.meanUs, one.p50Us, one.p99Us], [1234.6, 1234.6, 1234.6]);
+  });
+});
+
+/** The paired rounds and paired servers blocks in a context of their own, as one server's script sees them. */
+function pairing(partner, self) {
+  const context = vm.createContext({ PARTNER: partner, SERVER_NAME: self, calls: [] });
+  vm.runInContext(`${block(LOAD, 'paired rounds')}${block(LOAD, 'paired servers')}
+    partnerTurn = function (round, variant, announce) { calls.push({ round: round, variant: variant, announce: announce }); return Boolean(PARTNER); };`, context);
+  return context;
+}
+const plain = (x) => JSON.parse(JSON.stringify(x));
+
+/**
+ * Both servers' scripts run against each other as the kit answers them: each runs its blocks in
+ * its order, a block starting only once the partner's block it waits for has ended (the kit marks
+ * a server's n-th block line of a round). Returns the blocks in the order they ran, or throws
+ * where neither can go on (a wait that would never be answered).
+ */
+function playPair(variants, rounds, seed, names = ['mongod:none', 'mongod:zstd']) {
+  const sides = names.map((name, i) => {
+    const ctx = pairing(names[1 - i], name);
+    const orders = plain(ctx.serverRounds(variants, rounds, seed));
+    const mine = orders.flatMap((order, r) => order.map((b, p) => ({ ...b, round: r + 1, index: p })).filter((b) => b.server === name));
+    return { name, ctx, orders, mine, next: 0, counts: {} };
+  });
+  const marks = new Set();
+  const ran = [];
+  for (;;) {
+    const ready = sides.find((side) => {
+      const b = side.mine[side.next];
+      if (!b) return false;
+      const wait = side.ctx.partnerBlockBefore(side.orders, b.round, b.index);
+      return !wait || marks.has(`${wait.round}:${wait.variant}`);
+    });
+    if (!ready) break;
+    const b = ready.mine[ready.next++];
+    ran.push({ server: b.server, variant: b.variant, round: b.round });
+    ready.counts[b.round] = (ready.counts[b.round] || 0) + 1;
+    marks.add(`${b.round}:${ready.name}#${ready.counts[b.round]}`);
+  }
+  const left = sides.filter((side) => side.next < side.mine.length);
+  if (left.length) throw new Error(`stuck: ${left.map((side) => `${side.name} at block ${side.next + 1}`).join(', ')}`);
+  return { ran, orders: sides[0].orders };
+}
+
+describe('trade-candles in paired rounds', () => {
+  it('load.js and read.js share the paired rounds and paired servers blocks', () => {
+    for (const name of ['paired rounds', 'paired servers']) assert.equal(block(LOAD, name), block(READ, name));
+  });
+
+  it('alone (PARTNER null): each round holds this server\'s variants only, in mirrored pairs of rounds, and nothing waits', () => {
+    const ctx = pairing(null, null);
+    const orders = plain(ctx.serverRounds(['own-memory', 'little-memory'], 8, 7));
+    assert.equal(orders.length, 8);
+    for (const order of orders) assert.deepEqual(order.map((b) => b.variant).sort(), ['little-memory', 'own-memory']);
+    for (let r = 1; r < 8; r += 2) assert.deepEqual(orders[r], orders[r - 1].slice().reverse());
+    ctx.awaitPartner(orders, 3, 1);
+    ctx.meetPartner(0);
+    assert.deepEqual(plain(ctx.calls), []);
+  });
+
+  it('paired: both servers draw the same order of every block of both, whichever each is', () => {
+    for (const variants of [['load'], ['own-memory', 'little-memory']]) {
+      const a = plain(pairing('mongod:zstd', 'mongod:none').serverRounds(variants, 8, 42));
+      const b = plain(pairing('mongod:none', 'mongod:zstd').serverRounds(variants, 8, 42));
+      assert.deepEqual(a, b);
+      for (const order of a) assert.equal(order.length, 2 * variants.length);
+      // every block's place averages the middle of its round, over the mirrored pairs of rounds
+      const n = 2 * variants.length;
+      for (const server of ['mongod:none', 'mongod:zstd']) {
+        for (const variant of variants) {
+          const places = a.map((order) => order.findIndex((x) => x.server === server && x.variant === variant));
+          assert.equal(places.reduce((x, y) => x + y, 0), (8 * (n - 1)) / 2, `${server} ${variant}: ${places}`);
+        }
+      }
+    }
+  });
+
+  for (const [variants, seed] of [[['load'], 3], [['own-memory', 'little-memory'], 11], [['own-memory', 'little-memory'], 2014], [['own-memory'], 5]]) {
+    it(`two servers' blocks run one at a time, in the drawn order, and neither waits for ever (${variants.join(', ')}, seed ${seed})`, () => {
+      const { ran, orders } = playPair(variants, 8, seed);
+      const drawn = orders.flatMap((order, r) => order.map((b) => ({ server: b.server, variant: b.variant, round: r + 1 })));
+      assert.deepEqual(ran, drawn);
+    });
+  }
+
+  it('waits for the partner\'s last block before this one: in its round, else the round before; announced; a meeting by name', () => {
+    const ctx = pairing('b', 'a');
+    const orders = [[{ server: 'a' }, { server: 'b' }, { server: 'b' }, { server: 'a' }], [{ server: 'a' }, { server: 'b' }]];
+    assert.equal(ctx.partnerBlockBefore(orders, 1, 0), null, 'the first block of the first round waits for nothing (the meeting before it does)');
+    assert.deepEqual(plain(ctx.partnerBlockBefore(orders, 1, 3)), { round: 1, variant: 'b#2' });
+    assert.deepEqual(plain(ctx.partnerBlockBefore(orders, 2, 0)), { round: 1, variant: 'b#2' });
+    ctx.awaitPartner(orders, 1, 3);
+    ctx.meetPartner(9);
+    assert.deepEqual(plain(ctx.calls), [{ round: 1, variant: 'b#2', announce: true }, { round: 9, variant: 'b#meet', announce: true }]);
+  });
+
+  it('reads the tickers of a block once each, and joins a run\'s blocks into its line', () => {
+    const f = vm.createContext({});
+    vm.runInContext(block(READ, 'reads in rounds'), f);
+    assert.deepEqual(Array.from(f.tickersOf([{ ticker: 'B' }, { ticker: 'A' }, { ticker: 'B' }])), ['B', 'A']);
+    const part = (us, pages) => ({ samples: [us], ms: 1, hrMs: us / 1000, returned: 390, expected: 390, mismatches: 0, firstMismatch: null, cacheReads: pages === null ? null : { pages, bytes: pages * 10 } });
+    const joined = plain(f.joinResults([part(100, 2), part(300, 4)]));
+    assert.deepEqual(joined, { samples: [100, 300], ms: 2, hrMs: 0.4, returned: 780, expected: 780, mismatches: 0, firstMismatch: null, cacheReads: { pages: 6, bytes: 60 } });
+    assert.equal(f.joinResults([part(100, 2), part(300, null)]).cacheReads, null, 'no count where a block had none');
+  });
+
+  it('cuts the day into ROUNDS blocks of minutes that cover it once', () => {
+    const ctx = pairing(null, null);
+    const shares = plain(ctx.roundShares(390, 8));
+    assert.deepEqual(shares.map(([a, b]) => b - a), [49, 49, 49, 49, 49, 49, 48, 48]);
+    assert.equal(shares[0][0], 0);
+    assert.equal(shares.at(-1)[1], 390);
   });
 });
 
