@@ -183,6 +183,32 @@ function scalingProblems(descriptor, published) {
   return problems;
 }
 
+/**
+ * Companions that could not run as declared: each must be a server spec the kit takes, of a kind
+ * the scenario declares in servers, and the two must make a pair by its pairedServers.
+ */
+function companionProblems(descriptor) {
+  const decl = descriptor.companions;
+  if (!decl || !Array.isArray(decl.servers)) return [];
+  const { parseServerSpec } = require('./servers/spec');
+  const { serverPairs } = require('./run/pairs');
+  const problems = [];
+  const specs = [];
+  for (const text of decl.servers) {
+    try {
+      const spec = parseServerSpec(text);
+      specs.push(spec);
+      if (!(spec.name in (descriptor.servers || {}))) problems.push(`companions: ${text} is not a kind the scenario declares in servers`);
+    } catch (err) {
+      problems.push(`companions: ${err.message}`);
+    }
+  }
+  if (specs.length === 2 && !serverPairs(descriptor, specs.map((spec) => ({ spec }))).length) {
+    problems.push(`companions: ${decl.servers.join(' and ')} are no pair by pairedServers${descriptor.pairedServers ? '' : ' (the scenario declares none)'}`);
+  }
+  return problems;
+}
+
 /** Scripts (and a baseline module) that lack header fields, and shared blocks that drifted apart. */
 function scriptProblems(descriptor, dir) {
   const problems = [];
@@ -255,7 +281,7 @@ function scenarioProblems(dir) {
     if (published) problems.push(...across(() => publishedProblems(published, descriptor)));
     problems.push(...across(() => scalingProblems(descriptor, published)));
   }
-  problems.push(...across(() => scriptProblems(descriptor, dir)), ...across(() => sizeProblems(descriptor, dir)));
+  problems.push(...across(() => scriptProblems(descriptor, dir)), ...across(() => sizeProblems(descriptor, dir)), ...across(() => companionProblems(descriptor)));
   return problems;
 }
 

@@ -6,8 +6,11 @@
 // its blocks interleaved with theirs (run/conductor.js). With --size auto and several servers, a
 // scenario runs at one size on all of them (the largest that fits on each), so every server is
 // started, calibrated and probed before any scenario runs; --size-per-server, or a named size,
-// takes the servers one at a time. A failure is recorded and the run goes on with the next
-// scenario or server; the exit code says whether anything failed.
+// takes the servers one at a time. Servers a scenario pairs (pairedServers: trade-candles'
+// mongod:none and mongod:zstd) run its steps at once, their blocks taking turns (run/pairs.js),
+// and a default server that turns out to be a mongod brings the companions a scenario declares,
+// paired, once its own scenarios are done. A failure is recorded and the run goes on with the
+// next scenario or server; the exit code says whether anything failed.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -26,7 +29,10 @@ const {
   runScenario, scenarioPlan, repetitions, roundsOf, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
 } = require('./steps');
 const { otherRuns } = require('./run-state');
-const { planScenario, fractionOf, findingsAt } = require('../sizing/planner');
+const { planScenario, fractionOf, findingsAt, promisedFindings } = require('../sizing/planner');
+const {
+  serverPairs, serverGroups, companionSpecs, ServerPair, pairSeed, sideProgress,
+} = require('./pairs');
 const { planLines } = require('../sizing/describe');
 const { ResumeMismatchError, DiskWriteError, ServerDiedError } = require('../errors');
 const { SHELLS } = require('./shells');
@@ -66,8 +72,11 @@ function passesOf(scenario, options) {
   return (scenario.passesOption && options.passes) || scenario.sizes.article.passes;
 }
 
-/** A server started, described, recorded and calibrated, ready for its scenarios; null where it would not start. */
-async function prepareServer({ spec, options, results, progress, logDir, config }) {
+/**
+ * A server started, described, recorded and calibrated, ready for its scenarios; null where it
+ * would not start. extra: fields its server record carries besides (a companion's).
+ */
+async function prepareServer({ spec, options, results, progress, logDir, config, extra = {} }) {
   let server;
   try {
     const keepDir = options.keepData && spec.kind !== 'uri' ? path.join(options.out, 'servers', safeFileName(spec.name)) : null;
@@ -91,7 +100,7 @@ async function prepareServer({ spec, options, results, progress, logDir, config 
   try {
     const info = await describeServer(client, server, { pings: config.roundTripPings });
     Object.assign(server, info);
-    results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...info });
+    results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...info, ...extra });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);
     ready.kind = serverKind({ ...info, spec: server.spec });
     if (options.calibrate !== false && !options.resume) ready.calibration = await calibrate({ server, client, options, results, progress, logDir, config });
@@ -125,13 +134,44 @@ async function stopServer(ready) {
  * The size record of a scenario on a server at a size the user named: no prediction (nothing was
  * probed), but which of its findings that size can decide there, from the descriptor alone.
  */
-function namedSizeRecord(scenario, findings, ready, options) {
+function namedSizeRecord(scenario, findings, ready, options, pairedWith = null) {
   const { sizes } = scenarioPlan(scenario, options.size, options.passes, options.overrides);
   const { passes, ...vars } = sizes;
   return {
     type: 'size', scenario: scenario.name, server: ready.server.name, size: options.size, sizes: vars, fraction: fractionOf(scenario, vars),
-    budgetSeconds: null, predictedSeconds: null, model: null, findings: findingsAt(scenario, findings, ready.kind, vars),
+    ...(pairedWith ? { pairedWith } : {}),
+    budgetSeconds: null, predictedSeconds: null, model: null, findings: findingsAt(scenario, findings, ready.kind, vars, { paired: Boolean(pairedWith) }),
   };
+}
+
+/** The server a scenario pairs a ready server with in its group (pairedServers), or null. */
+function partnerIn(group, scenario, ready) {
+  const pair = serverPairs(scenario, group).find((p) => p.includes(ready));
+  return pair ? pair.find((r) => r !== ready) : null;
+}
+
+/**
+ * The size records of the companions a default server brings for a scenario (run/pairs.js
+ * companionSpecs), at that server's size: each runs what its host's record predicts, paired
+ * with the other, once the host's scenarios are done. Not on a resume that recorded any of them
+ * (a companion keeps no data to go on from).
+ */
+function companionRecords({ scenario, findings, record, ready, specs, options }) {
+  const companions = companionSpecs(scenario, ready, specs);
+  if (companions.length < 2 || !record) return { specs: [], records: [] };
+  if (options.resume && companions.some((c) => options.resume.done?.has(`${c.name}|${scenario.name}`))) {
+    options.log(`${scenario.name}: its companions ${companions.map((c) => c.name).join(' and ')} are not run again on a resume (they recorded part of a run and kept no data)`);
+    return { specs: [], records: [] };
+  }
+  const records = companions.map((spec, i) => {
+    const kind = spec.name; // a kit-started mongod's kind is its spec (mongod:none)
+    const { decidable, tooSmall, tooShort } = promisedFindings(scenario, findings, kind, record.sizes, record.spans || [], { paired: true });
+    return {
+      ...record, server: spec.name, companionOf: ready.server.name, pairedWith: companions[1 - i].name, probeSeconds: null,
+      findings: { decidable, tooSmall: tooSmall.map((t) => ({ ...t, budgetSeconds: (record.findings?.tooSmall || []).find((h) => h.id === t.id)?.budgetSeconds ?? null })), tooShort },
+    };
+  });
+  return { specs: companions, records };
 }
 
 /**
@@ -153,7 +193,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
       const recorded = options.resume?.sizes?.get(`${ready.server.name}|${scenario.name}`);
       if (recorded?.predictedSeconds) options.predicted?.set(`${ready.server.name}|${scenario.name}`, recorded.predictedSeconds);
       if (recorded) sizes.set(`${ready.server.name}|${scenario.name}`, recorded.sizes);
-      else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, findings, ready, options));
+      else if (options.size !== 'auto') records.push(namedSizeRecord(scenario, findings, ready, options, partnerIn(group, scenario, ready)?.server.name));
       else toPlan.push(ready);
     }
     const probed = [];
@@ -164,7 +204,8 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
       const partner = await conductor.open({ scenario, ready, record: false });
       try {
         const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds, partner });
-        probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration });
+        const partner = partnerIn(group, scenario, ready);
+        probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration, ...(partner ? { paired: partner.server.name } : {}) });
       } catch (err) {
         if (options.isInterrupted?.()) break;
         if (err instanceof DiskWriteError) throw err;
@@ -183,9 +224,19 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
       const plans = planScenario({
         descriptor: scenario, findings, budgetSeconds: options.budgetSeconds, passes,
         pinned: pinnedSizes(scenario, options.overrides), servers: probed, perServer: Boolean(options.sizePerServer), shell: options.shell,
-        rounds: roundsOf(scenario, options),
+        rounds: roundsOf(scenario, options), together: serverPairs(scenario, group).map((pair) => pair.map((r) => r.server.name)),
       });
       for (const plan of plans) records.push({ type: 'size', scenario: scenario.name, size: 'auto', perServer: Boolean(options.sizePerServer), ...plan });
+    }
+    // a default server that turned out to be a mongod brings the scenario's companions, at its size
+    for (const ready of group) {
+      const record = records.find((r) => r.server === ready.server.name) || options.resume?.sizes?.get(`${ready.server.name}|${scenario.name}`);
+      const companions = companionRecords({ scenario, findings, record, ready, specs: options.specs || group.map((r) => r.spec), options });
+      if (companions.specs.length) (ready.companions ??= []).push({ scenario, specs: companions.specs });
+      for (const c of companions.records) {
+        if (options.resume?.sizes?.has(`${c.server}|${scenario.name}`)) sizes.set(`${c.server}|${scenario.name}`, c.sizes);
+        else records.push(c);
+      }
     }
     for (const record of records) {
       if (record.predictedSeconds) options.predicted?.set(`${record.server}|${scenario.name}`, record.predictedSeconds);
@@ -197,36 +248,121 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
   return { sizes, failures };
 }
 
-/** Every scenario on one server at its planned size; returns the failures. */
-async function runScenarios({ ready, scenarios, sizes, options, results, progress, logDir, config, conductor }) {
+/**
+ * A scenario's runs on one server (each --repeat), its baseline beside it; returns { failures,
+ * dead }. partnerOf(repetition): the server's side of a pair for that run (run/pairs.js), else
+ * the scenario's baseline is its partner. A server that dies is said once and marked dead.
+ */
+async function runOnServer({ ready, scenario, plan, options, results, progress, logDir, config, conductor, partnerOf = null }) {
   const { server, client } = ready;
+  let failures = 0;
+  // its baseline, started for its steps here and stopped when they end, fail or are interrupted
+  const baseline = partnerOf ? null : await conductor.open({ scenario, ready });
+  try {
+    for (const repetition of repetitions(options)) {
+      const partner = partnerOf ? partnerOf(repetition) : baseline;
+      try {
+        failures += await runScenario({ scenario, server, client, plan, options, results, progress: partner?.progress || progress, logDir, config, repetition, partner });
+      } finally {
+        partner?.leave?.();
+      }
+    }
+  } catch (err) {
+    if (options.isInterrupted?.()) return { failures, dead: false };
+    if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err; // the whole resume is refused; nothing more can be kept
+    failures += 1;
+    const died = await deathOf(server, err);
+    if (died) {
+      // one line, and the server's other scenarios are not tried on a dead server
+      if (!err.recorded) results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: `${server.name} died (${died})`, serverDied: died });
+      options.log(err instanceof ServerDiedError ? err.message : diedLine(server, scenario, '', died));
+      ready.dead = died;
+      return { failures, dead: true };
+    }
+    results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
+    options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
+  } finally {
+    await baseline?.stop();
+  }
+  return { failures, dead: false };
+}
+
+/**
+ * A scenario on two servers at once (a pair: run/pairs.js), each at the same size, their blocks
+ * taking turns; both sides' failures. A side that fails or dies leaves the other to go on alone.
+ */
+async function runPaired({ servers, scenario, plan, options, results, progress, logDir, config, conductor }) {
+  const names = servers.map((r) => r.server.name);
+  const seed = pairSeed(options);
+  options.log(`${scenario.name}: ${names.join(' and ')} run its steps at once, their blocks taking turns (seed ${seed})`);
+  const pairs = new Map();
+  const pairFor = (repetition) => {
+    const key = repetition ? repetition.repeat : 0;
+    if (!pairs.has(key)) pairs.set(key, new ServerPair({ scenario, servers, plan, seed, options }));
+    return pairs.get(key);
+  };
+  const outcomes = await Promise.all(servers.map((ready, i) => runOnServer({
+    ready, scenario, plan, options, results, progress, logDir, config, conductor,
+    partnerOf: (repetition) => Object.assign(pairFor(repetition).sides[i], { progress: sideProgress(progress, names, i) }),
+  })));
+  return outcomes.reduce((n, o) => n + o.failures, 0);
+}
+
+/**
+ * Every scenario on one server at its planned size; returns the failures. group: the servers up
+ * with it, among which a scenario's pairs are found (pairedServers); paired: the scenarios a pair
+ * has already run (on the pair's first server to come).
+ */
+async function runScenarios({ ready, scenarios, sizes, options, results, progress, logDir, config, conductor, group = [ready], paired = new Set() }) {
+  const { server } = ready;
   let failures = 0;
   for (const scenario of scenarios) {
     if (options.isInterrupted?.() || ready.dead) break;
     const vars = sizes.get(`${server.name}|${scenario.name}`);
     if (!vars) continue; // its probe failed here, and said so
     const plan = scenarioPlan(scenario, vars, passesOf(scenario, options));
-    // its baseline, started for its steps here and stopped when they end, fail or are interrupted
-    const partner = await conductor.open({ scenario, ready });
+    const other = partnerIn(group, scenario, ready);
+    const key = (r) => `${scenario.name}|${r.server.name}`;
+    if (paired.has(key(ready))) continue; // run beside its partner already
+    const otherVars = other && sizes.get(`${other.server.name}|${scenario.name}`);
+    if (other && !other.dead && !other.stopped && otherVars && JSON.stringify(otherVars) === JSON.stringify(vars)) {
+      paired.add(key(ready)).add(key(other));
+      failures += await runPaired({ servers: [ready, other], scenario, plan, options, results, progress, logDir, config, conductor });
+      continue;
+    }
+    const outcome = await runOnServer({ ready, scenario, plan, options, results, progress, logDir, config, conductor });
+    failures += outcome.failures;
+    if (outcome.dead) break;
+  }
+  return failures;
+}
+
+/**
+ * The companions a default server brought for its scenarios (sizeScenarios found them), once its
+ * own scenarios are done and it is stopped: both started (uncalibrated: their sizes are their
+ * host's, and their figures are compared with each other), the scenario run on them paired (or
+ * on the one that started, alone), both stopped. Returns the failures.
+ */
+async function runCompanions({ host, sizes, options, results, progress, logDir, config, conductor }) {
+  let failures = 0;
+  for (const { scenario, specs } of host.companions || []) {
+    if (options.isInterrupted?.()) break;
+    const readies = [];
     try {
-      for (const repetition of repetitions(options)) {
-        failures += await runScenario({ scenario, server, client, plan, options, results, progress, logDir, config, repetition, partner });
+      for (const spec of specs) {
+        const ready = await prepareServer({
+          spec, options: { ...options, calibrate: false }, results, progress, logDir, config,
+          extra: { companionOf: host.server.name, companionFor: scenario.name },
+        });
+        if (ready) readies.push(ready); else failures += 1;
       }
-    } catch (err) {
-      if (options.isInterrupted?.()) break;
-      if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err; // the whole resume is refused; nothing more can be kept
-      failures += 1;
-      const died = await deathOf(server, err);
-      if (died) {
-        // one line, and the server's other scenarios are not tried on a dead server
-        if (!err.recorded) results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: `${server.name} died (${died})`, serverDied: died });
-        options.log(err instanceof ServerDiedError ? err.message : diedLine(server, scenario, '', died));
-        break;
+      if (!readies.length || options.isInterrupted?.()) continue;
+      const paired = new Set();
+      for (const ready of readies) {
+        failures += await runScenarios({ ready, scenarios: [scenario], sizes, options, results, progress, logDir, config, conductor, group: readies, paired });
       }
-      results.append({ type: 'failure', scenario: scenario.name, server: server.name, step: 'scenario', error: errorText(err) });
-      options.log(`FAILED ${server.name} · ${scenario.name}: ${errorText(err)}`);
     } finally {
-      await partner?.stop();
+      for (const ready of readies) await stopServer(ready);
     }
   }
   return failures;
@@ -245,10 +381,11 @@ async function runGroup({ specs, scenarios, options, results, progress, logDir, 
     if (!group.length || options.isInterrupted?.()) return failures;
     const sized = await sizeScenarios({ group, scenarios, options, results, progress, logDir, config, conductor });
     failures += sized.failures;
+    const paired = new Set();
     for (const ready of group) {
       if (options.isInterrupted?.()) break;
       try {
-        failures += await runScenarios({ ready, scenarios, sizes: sized.sizes, options, results, progress, logDir, config, conductor });
+        failures += await runScenarios({ ready, scenarios, sizes: sized.sizes, options, results, progress, logDir, config, conductor, group, paired });
       } catch (err) {
         if (err instanceof ResumeMismatchError || err instanceof DiskWriteError) throw err;
         failures += 1;
@@ -257,6 +394,7 @@ async function runGroup({ specs, scenarios, options, results, progress, logDir, 
       } finally {
         await stopServer(ready);
       }
+      failures += await runCompanions({ host: ready, sizes: sized.sizes, options, results, progress, logDir, config, conductor });
     }
   } finally {
     for (const ready of group) await stopServer(ready);
@@ -332,7 +470,8 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   let failures = 0;
   const joint = options.size === 'auto' && !options.sizePerServer;
   const conductor = new Conductor({ options, results, config, logDir });
-  for (const group of joint ? [specs] : specs.map((s) => [s])) {
+  options.specs = specs;
+  for (const group of serverGroups(specs, scenarios, joint)) {
     if (state.interrupted) break;
     failures += await runGroup({ specs: group, scenarios, options, results, progress, logDir, config, conductor });
   }

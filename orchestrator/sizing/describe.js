@@ -50,13 +50,39 @@ function textTable(rows) {
   return rows.map((r) => `  ${r.map((c, i) => String(c).padEnd(widths[i])).join('  ')}`.trimEnd());
 }
 
+/**
+ * The lines that say which servers run the scenario paired (their blocks taking turns while both
+ * run), and which of them are companions a default server brought along, and why.
+ */
+function pairLines(scenario, records) {
+  const lines = [];
+  const said = new Set();
+  const findings = records.some((r) => r.pairedWith) ? scenario.loadPublished?.().findings || [] : [];
+  for (const r of records) {
+    if (!r.pairedWith || said.has(r.server)) continue;
+    said.add(r.server).add(r.pairedWith);
+    const both = `${r.server} and ${r.pairedWith}`;
+    const across = (r.findings?.decidable || []).filter((id) => findings.find((f) => f.id === id)?.across);
+    const decides = across.length ? `, deciding ${across.join(', ')}` : '';
+    if (r.companionOf) {
+      const twice = Number.isFinite(r.predictedSeconds) ? ` (predicted: about ${seconds(2 * r.predictedSeconds)} for the two, their blocks one after the other)` : '';
+      lines.push(`  ${both}: started beside ${r.companionOf}, a ${scenario.companions.beside}, for ${scenario.name} alone once its scenarios are done, at its size; their steps run at once, their blocks taking turns${decides}${twice}`);
+      if (scenario.companions.why) lines.push(`    why: ${scenario.companions.why}`);
+    } else {
+      lines.push(`  ${both} run its steps at once, their blocks taking turns${decides}`);
+    }
+  }
+  return lines;
+}
+
 /** The lines printed before a scenario runs: its plan on each server, and what its size cannot decide. */
 function planLines(scenario, records, { passes } = {}) {
   if (!records.length) return [];
   const first = records[0];
   const auto = first.size === 'auto';
+  const own = records.filter((r) => !r.companionOf);
   const head = auto
-    ? `${scenario.name}: ${first.perServer ? 'each server its own size (--size-per-server)' : records.length > 1 ? 'one size on every server, the largest that fits on each' : 'the largest size'} predicted to fit the ${formatDuration(first.budgetSeconds)} budget${first.budgetWhy ? ` (${Math.round(first.budgetShare * 100)}% of --budget: ${first.budgetWhy})` : ''}`
+    ? `${scenario.name}: ${first.perServer ? 'each server its own size (--size-per-server)' : own.length > 1 ? 'one size on every server, the largest that fits on each' : 'the largest size'} predicted to fit the ${formatDuration(first.budgetSeconds)} budget${first.budgetWhy ? ` (${Math.round(first.budgetShare * 100)}% of --budget: ${first.budgetWhy})` : ''}`
     : `${scenario.name}: the ${first.size} size`;
   const rows = [['server', 'size', 'of the article', 'predicted', 'findings it can decide']];
   for (const r of records) {
@@ -65,7 +91,7 @@ function planLines(scenario, records, { passes } = {}) {
       r.findings ? (r.findings.decidable.join(', ') || 'none') : '–']);
   }
   const notes = [...new Set(records.flatMap((r) => [...tooSmallLines(r), ...shortSpanLines(r)].map((l) => `  ${records.length > 1 ? `${r.server}: ` : ''}${l}`)))];
-  return [head, ...textTable(rows), ...notes];
+  return [head, ...textTable(rows), ...notes, ...pairLines(scenario, records)];
 }
 
-module.exports = { sizeText, percent, seconds, needText, tooSmallLines, shortSpanLines, planLines, textTable };
+module.exports = { sizeText, percent, seconds, needText, tooSmallLines, shortSpanLines, planLines, pairLines, textTable };

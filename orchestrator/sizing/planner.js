@@ -372,13 +372,17 @@ function findingSteps(finding, descriptor) {
   return named.length ? [...new Set(named)] : Object.keys(descriptor.scaling?.spans || {});
 }
 
-/** The findings a plan can decide on a kind of server, and those its size is too small for. */
-function findingsAt(descriptor, findings, kind, sizes) {
+/**
+ * The findings a plan can decide on a kind of server, and those its size is too small for. A
+ * finding across servers (across) is counted only on a server that runs paired with the other
+ * server it needs (paired: run/pairs.js).
+ */
+function findingsAt(descriptor, findings, kind, sizes, { paired = false } = {}) {
   const cannot = descriptor.servers?.[kind]?.cannotTest || {};
   const decidable = [];
   const tooSmall = [];
   for (const f of findings) {
-    if (f.check?.kind === 'publishedOnly' || f.across || f.id in cannot) continue;
+    if (f.check?.kind === 'publishedOnly' || (f.across && !paired) || f.id in cannot) continue;
     const need = descriptor.scaling.findings?.[f.id]?.atLeast || {};
     const short = Object.entries(need).filter(([k, v]) => sizes[k] < v);
     if (short.length) tooSmall.push({ id: f.id, atLeast: need, why: descriptor.scaling.findings[f.id].why });
@@ -395,22 +399,44 @@ function findingsAt(descriptor, findings, kind, sizes) {
  * raised (within the article's) before the rest is fitted around it; where even that does not
  * fit the budget, the plan goes without the raise and says so.
  */
-function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned = {}, servers, perServer = false, shell = 'kit', rounds = DEFAULT_ROUNDS }) {
+function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned = {}, servers, perServer = false, together = [], shell = 'kit', rounds = DEFAULT_ROUNDS }) {
   const budgetMs = budgetSeconds * 1000;
   const fitted = servers.map((s) => ({
     ...s,
     models: fitSteps(descriptor, s.probe, { calibration: s.calibration, shell, kind: s.kind, rounds }),
     spans: fitSpans(descriptor, s.probe),
   }));
+  // servers that run the scenario paired (together: lists of server names) share one size even
+  // where each would have its own: both must write and read the same data
   const groups = perServer ? fitted.map((s) => [s]) : [fitted];
+  for (const names of together) {
+    const joined = groups.filter((g) => g.some((s) => names.includes(s.server)));
+    if (joined.length < 2) continue;
+    groups.splice(groups.indexOf(joined[0]), 1, joined.flat());
+    joined.slice(1).forEach((g) => groups.splice(groups.indexOf(g), 1));
+  }
   return groups.flatMap((group) => {
     // a scenario that can decide none of its findings on these servers, at any size, runs its
-    // tables and charts on a share of the budget: the rest is no verdict's time
-    const decides = group.some((s) => findingsAt(descriptor, findings, s.kind, descriptor.sizes.article).decidable.length > 0);
+    // tables and charts on a share of the budget: the rest is no verdict's time (a pair decides
+    // the findings across its two servers)
+    const decides = group.some((s) => findingsAt(descriptor, findings, s.kind, descriptor.sizes.article, { paired: Boolean(s.paired) }).decidable.length > 0);
     const share = decides ? 1 : NOTHING_TO_DECIDE_SHARE;
     return planGroup({ descriptor, findings, group, budgetMs: budgetMs * share, passes, pinned, shell })
       .map((p) => (decides ? p : { ...p, budgetShare: share, budgetWhy: 'it can decide none of its findings here' }));
   });
+}
+
+/**
+ * What a plan promises on a kind of server at sizes whose spans (each step's shortest timed
+ * block, predicted) are known: the findings it can decide, those its size is too small for, and
+ * those whose blocks it predicts too short for a verdict, which are not promised (the short-span
+ * line says why and what raises it).
+ */
+function promisedFindings(descriptor, findings, kind, sizes, spans, { paired = false } = {}) {
+  const short = new Set(spans.filter((x) => !x.met).map((x) => x.step));
+  const { decidable: sized, tooSmall } = findingsAt(descriptor, findings, kind, sizes, { paired });
+  const tooShort = sized.filter((id) => findingSteps(findings.find((f) => f.id === id), descriptor).some((step) => short.has(step)));
+  return { decidable: sized.filter((id) => !tooShort.includes(id)), tooSmall, tooShort };
 }
 
 function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shell }) {
@@ -447,14 +473,10 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
       const predictedMs = span.perUnitMs === null ? null : span.perUnitMs * chosen[span.raise];
       return { step, variable: span.raise, value: chosen[span.raise], predictedMs, minMs: span.minMs, met: predictedMs !== null && predictedMs >= span.minMs };
     });
-    // a finding whose blocks the plan predicts too short for a verdict is not promised: its
-    // verdict would only say the span was too short (the short-span line says why and what raises it)
-    const short = new Set(spans.filter((x) => !x.met).map((x) => x.step));
-    const { decidable: sized, tooSmall } = findingsAt(descriptor, findings, s.kind, chosen);
-    const tooShort = sized.filter((id) => findingSteps(findings.find((f) => f.id === id), descriptor).some((step) => short.has(step)));
-    const decidable = sized.filter((id) => !tooShort.includes(id));
+    const { decidable, tooSmall, tooShort } = promisedFindings(descriptor, findings, s.kind, chosen, spans, { paired: Boolean(s.paired) });
     return {
       server: s.server,
+      ...(s.paired ? { pairedWith: s.paired } : {}),
       sizes: chosen,
       fraction: fractionOf(descriptor, chosen),
       budgetSeconds: budgetMs / 1000,
@@ -476,5 +498,5 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
 
 module.exports = {
   planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, beyondCacheMs, fitSpans, spanMsOf, minSpanMs, modelText,
-  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, findingSteps, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS, NOTHING_TO_DECIDE_SHARE,
+  probeTargetMs, probeWorkMs, nonNegativeFit, findingsAt, promisedFindings, findingSteps, MIN_SPAN_MS, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS, NOTHING_TO_DECIDE_SHARE,
 };

@@ -8,9 +8,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { scenarioProblems, scenarioDirs, discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
-const { FIXTURE_SHELL_DIR } = require('../helpers/fixture');
+const { FIXTURE_SHELL_DIR, PAIRED_FIXTURE_SHELL_DIR } = require('../helpers/fixture');
 
-const dirs = [...scenarioDirs(resolveConfig().shellDir), ...scenarioDirs(FIXTURE_SHELL_DIR)];
+// the churn fixture last: the check itself works on a copy of it
+const dirs = [...scenarioDirs(resolveConfig().shellDir), ...scenarioDirs(PAIRED_FIXTURE_SHELL_DIR), ...scenarioDirs(FIXTURE_SHELL_DIR)];
 
 describe('scenario folders', () => {
   it('finds the articles and the fixture', () => assert.ok(dirs.length >= 2));

@@ -18,7 +18,7 @@ const finding = (check, more = {}) => ({ id: 'f', claim: 'c', published: 'p', de
 const publishedWith = (...findings) => ({ records: [], findings });
 
 describe('schemas', () => {
-  const dirs = [...scenarioDirs(path.join(ROOT, 'shell')), ...scenarioDirs(path.join(ROOT, 'test', 'fixtures', 'shell'))];
+  const dirs = [...scenarioDirs(path.join(ROOT, 'shell')), ...['shell', 'paired-shell'].flatMap((d) => scenarioDirs(path.join(ROOT, 'test', 'fixtures', d)))];
 
   it('every scenario.json and published.json holds to its schema', () => {
     for (const dir of dirs) {
