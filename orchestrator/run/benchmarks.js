@@ -204,8 +204,8 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
       const partner = await conductor.open({ scenario, ready, record: false });
       try {
         const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds, partner });
-        const partner = partnerIn(group, scenario, ready);
-        probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration, ...(partner ? { paired: partner.server.name } : {}) });
+        const pairedWith = partnerIn(group, scenario, ready)?.server.name;
+        probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration, ...(pairedWith ? { paired: pairedWith } : {}) });
       } catch (err) {
         if (options.isInterrupted?.()) break;
         if (err instanceof DiskWriteError) throw err;

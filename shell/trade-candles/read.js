@@ -297,35 +297,39 @@ function cacheCutDecision(previousBytes, mb) {
 /**
  * Whether the little-memory reads may and can have the WiredTiger cache cut to mb here, decided
  * once before any read, without cutting it: { outcome ('applied' where it may, until a cut the
- * server refuses says otherwise, else 'not applied'), reason, previousBytes, dataBytes,
- * dataPerCache (the data and indexes against the cache asked for, cut or not) }.
+ * server refuses says otherwise, else 'not applied'), reason, previousBytes }.
  */
 function lowMemoryPlan(mb) {
-  var result = (function () {
-    var product = productOf();
-    if (!SERVER_OWNED_BY_KIT) {
-      return { outcome: 'not applied', reason: 'the kit did not start this server (' + product + '): its cache size is its owner\'s setting, so the reads ran with the memory it has' };
-    }
-    var previousBytes = configuredCacheBytes();
-    if (!previousBytes) {
-      return { outcome: 'not applied', reason: product + ' has no WiredTiger cache to resize (serverStatus has no wiredTiger.cache), so the reads ran with the memory it has' };
-    }
-    var decision = cacheCutDecision(previousBytes, mb);
-    if (!decision.cut) return { outcome: 'not applied', reason: decision.reason, previousBytes: previousBytes };
-    return {
-      outcome: 'applied',
-      reason: 'WiredTiger cache cut from ' + previousBytes + ' to ' + mb * 1024 * 1024 + ' bytes before each little-memory block, and restored before each own-memory one; the OS page cache still holds the data files, so a miss is a copy and a decompression, not the disk read of the article\'s 1 GB VMs',
-      previousBytes: previousBytes, product: product
-    };
-  })();
+  var product = productOf();
+  if (!SERVER_OWNED_BY_KIT) {
+    return { outcome: 'not applied', reason: 'the kit did not start this server (' + product + '): its cache size is its owner\'s setting, so the reads ran with the memory it has' };
+  }
+  var previousBytes = configuredCacheBytes();
+  if (!previousBytes) {
+    return { outcome: 'not applied', reason: product + ' has no WiredTiger cache to resize (serverStatus has no wiredTiger.cache), so the reads ran with the memory it has' };
+  }
+  var decision = cacheCutDecision(previousBytes, mb);
+  if (!decision.cut) return { outcome: 'not applied', reason: decision.reason, previousBytes: previousBytes };
+  return {
+    outcome: 'applied',
+    reason: 'WiredTiger cache cut from ' + previousBytes + ' to ' + mb * 1024 * 1024 + ' bytes before each little-memory block, and restored before each own-memory one; the OS page cache still holds the data files, so a miss is a copy and a decompression, not the disk read of the article\'s 1 GB VMs',
+    previousBytes: previousBytes, product: product
+  };
+}
+
+/**
+ * The data and indexes against the cache asked for, cut or not (dataBytes, dataPerCache), read
+ * as the little-memory run first starts, once the own-memory reads have run: where the data do
+ * not outgrow the cache, little memory is not little.
+ */
+function measureData(lowMemory, mb) {
   var bytes = dataBytes();
   var cacheBytes = mb * 1024 * 1024;
-  result.dataBytes = bytes;
-  result.dataPerCache = bytes !== null ? Math.round(bytes / cacheBytes * 1000) / 1000 : null;
-  if (result.outcome === 'applied' && result.dataPerCache !== null && result.dataPerCache < 1) {
-    result.reason += '; the data and indexes (' + bytes + ' bytes) fit in it ' + (Math.round(cacheBytes / bytes * 10) / 10) + ' times over, so the reads ran from the cache all the same';
+  lowMemory.dataBytes = bytes;
+  lowMemory.dataPerCache = bytes !== null ? Math.round(bytes / cacheBytes * 1000) / 1000 : null;
+  if (lowMemory.outcome === 'applied' && lowMemory.dataPerCache !== null && lowMemory.dataPerCache < 1) {
+    lowMemory.reason += '; the data and indexes (' + bytes + ' bytes) fit in it ' + (Math.round(cacheBytes / bytes * 10) / 10) + ' times over, so the reads ran from the cache all the same';
   }
-  return result;
 }
 
 /** The share of the cache above which WiredTiger's reads evict for themselves (eviction_trigger, 95 by default: dist/api_data.py). */
@@ -546,6 +550,7 @@ function memoryOf(run) {
 /** The cache as a run reads with it: its own size for own-memory, cut (where it may be) for little-memory. */
 function setMemory(run) {
   shrink = null;
+  if (run === 'little-memory' && lowMemory.dataBytes === undefined) measureData(lowMemory, cacheMb);
   if (run === 'own-memory' && cacheIsCut) {
     restoreCache(lowMemory);
     cacheIsCut = false;

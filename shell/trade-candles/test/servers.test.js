@@ -5,8 +5,10 @@ const path = require('node:path');
 const { scenarioOf, smokeRunOn, verdictsOf, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
 const { processesWithTag } = require('../../../test/helpers/processes');
+const { assertTakingTurns } = require('../../../test/helpers/pairs');
 
 const SMOKE = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'scenario.json'), 'utf8')).sizes.smoke;
+const ROUNDS = 8;
 const CANDLES = SMOKE.TICKERS * SMOKE.MINUTES;
 const QUERIES = { byTicker: SMOKE.TICKER_QUERIES, timeRange: SMOKE.INTERVALS * SMOKE.INTERVAL_REPEATS, day: SMOKE.DAY_QUERIES };
 const CHARTS = ['load-time', 'size', 'latency-by-ticker', 'latency-time-range', 'latency-whole-day', 'article-findings'];
@@ -23,12 +25,16 @@ for (const server of scenario.kinds) {
     let run;
     let load;
     let reads;
+    let loadBlocks;
+    let readBlocks;
 
     const state = smokeRunOn(scenario, server, { args: ['--no-calibrate'] });
     before(() => {
       ({ out, result, run } = state);
       load = run.measurements.filter((m) => m.step === 'load');
       reads = run.measurements.filter((m) => m.step === 'read');
+      loadBlocks = run.blocks.filter((b) => b.step === 'load');
+      readBlocks = run.blocks.filter((b) => b.step === 'read');
     });
 
 
@@ -68,6 +74,45 @@ for (const server of scenario.kinds) {
         assert.match(m.sizesRead, /fsync was refused .*may lag/);
         assert.equal(m.durable.outcome, 'refused');
         assert.equal(m.durableMs, undefined);
+      }
+    });
+
+    it('loads the day in 8 blocks of minutes, each its own line, the load\'s line their sums', () => {
+      assert.deepEqual(loadBlocks.map((b) => b.round), Array.from({ length: ROUNDS }, (_, i) => i + 1));
+      assert.ok(loadBlocks.every((b) => b.rounds === ROUNDS && b.position === 1 && b.collection === 'candles'), 'alone, each round holds this server\'s block only');
+      assert.deepEqual(loadBlocks.map((b) => b.minutes), [49, 49, 49, 49, 49, 49, 48, 48]);
+      assert.equal(loadBlocks.reduce((n, b) => n + b.inserted, 0), CANDLES);
+      const [m] = load;
+      assert.equal(m.rounds, ROUNDS);
+      assert.equal(m.ms, loadBlocks.reduce((n, b) => n + b.ms, 0));
+      if (server.startsWith('mongod')) {
+        assert.ok(loadBlocks.every((b) => b.durableMs === b.ms + b.checkpointMs), 'a checkpoint inside each block\'s clock');
+        assert.equal(m.durableMs, loadBlocks.reduce((n, b) => n + b.durableMs, 0));
+      } else {
+        assert.ok(loadBlocks.every((b) => b.durableMs === undefined), 'FerretDB has no fsync');
+      }
+      for (let i = 1; i < loadBlocks.length; i++) assert.ok(loadBlocks[i].startedAt >= loadBlocks[i - 1].endedAt, 'one block after the other');
+    });
+
+    it('reads by ticker in 8 rounds, each an own-memory and a little-memory block of the same queries, in the seed\'s mirrored order', () => {
+      const shares = [2, 2, 1, 1, 1, 1, 1, 1]; // SMOKE's 10 queries in 8 rounds
+      for (let r = 1; r <= ROUNDS; r++) {
+        const round = readBlocks.filter((b) => b.round === r);
+        assert.deepEqual(round.map((b) => b.run).sort(), ['little-memory', 'own-memory'], `round ${r}`);
+        assert.deepEqual(round.map((b) => b.position).sort(), [1, 2]);
+        assert.ok(round.every((b) => b.query === 'byTicker' && b.rounds === ROUNDS && b.queries === shares[r - 1] && b.meanUs > 0));
+        assert.equal(round[0].returned, round[1].returned, 'the same queries in both blocks');
+        assert.ok(round.find((b) => b.run === 'own-memory').warmUpQueries >= 1, 'an own-memory block reads its tickers first, untimed');
+      }
+      // rounds come in mirrored twos: the order of round 2k is round 2k-1's backwards
+      const order = (r) => readBlocks.filter((b) => b.round === r).sort((a, b) => a.position - b.position).map((b) => b.run);
+      for (let r = 2; r <= ROUNDS; r += 2) assert.deepEqual(order(r), order(r - 1).reverse());
+      for (const run of ['own-memory', 'little-memory']) {
+        const line = reads.find((x) => x.run === run && x.query === 'byTicker');
+        const blocks = readBlocks.filter((b) => b.run === run);
+        assert.equal(line.queries, blocks.reduce((n, b) => n + b.queries, 0));
+        assert.equal(line.ms, blocks.reduce((n, b) => n + b.ms, 0));
+        assert.equal(line.rounds, ROUNDS);
       }
     });
 
@@ -111,6 +156,11 @@ for (const server of scenario.kinds) {
           assert.equal(r.cacheReadPages, undefined, 'FerretDB has no WiredTiger cache');
           assert.equal(r.cachePagesPerQuery, undefined);
         }
+      }
+      // each block counts its own: the own-memory blocks, their tickers just read, miss nothing
+      for (const b of readBlocks) {
+        if (!server.startsWith('mongod')) assert.equal(b.cachePagesPerQuery, undefined);
+        else if (b.run === 'own-memory') assert.equal(b.cacheReadPages, 0, `round ${b.round}: ${b.cacheReadBytes} bytes read into the cache`);
       }
     });
 
@@ -170,46 +220,76 @@ for (const server of scenario.kinds) {
   });
 }
 
-// The kit's zstd questions compare two servers of one run: an uncompressed mongod and a zstd one.
-// The suite runs where MONGOMS_SYSTEM_BINARY names a real mongod (npm run test:mongod).
+// The kit's zstd questions compare two servers of one run, an uncompressed mongod and a zstd one,
+// run paired: their steps at once, their blocks taking turns. The suite runs where
+// MONGOMS_SYSTEM_BINARY names a real mongod (npm run test:mongod).
 describe('trade-candles at smoke size on mongod:none beside mongod:zstd, the kit\'s zstd questions', function () {
   this.timeout(600000);
   const state = smokeRunOn(scenario, 'mongod:none', { args: ['--server', 'mongod:zstd', '--no-calibrate'], alsoNeeds: ['mongod:zstd'], parity: false });
-  const row = (id) => verdictsOf(state.out).find((v) => v.finding === id);
+  const verdict = (id) => verdictsOf(state.out).find((v) => v.finding === id);
 
-  it('exits 0 with both servers measured', () => {
+  it('exits 0 with both servers measured, paired: the same candles on both, their blocks taking turns', () => {
     assert.equal(state.result.code, 0, state.result.stderr);
     assert.deepEqual(state.run.failures, []);
-    const compressors = state.run.measurements.filter((m) => m.step === 'load').map((m) => m.blockCompressor).sort();
-    assert.deepEqual(compressors, ['none', 'zstd']);
+    const loads = state.run.measurements.filter((m) => m.step === 'load');
+    assert.deepEqual(loads.map((m) => m.blockCompressor).sort(), ['none', 'zstd']);
+    assert.equal(loads[0].seed, loads[1].seed, 'one seed for both');
+    assert.equal(loads[0].avgBsonSize, loads[1].avgBsonSize, 'the same candles');
+    assertTakingTurns(state.run, 'load', ['mongod:none', 'mongod:zstd']);
+    assertTakingTurns(state.run, 'read', ['mongod:none', 'mongod:zstd'], { perRound: 2 });
+    assert.match(state.result.stdout, /mongod:none and mongod:zstd run its steps at once, their blocks taking turns/);
   });
 
-  it('decides the write question on the load to durability, a checkpoint inside the clock on both', () => {
+  it('decides the write question on the two servers\' paired blocks, each timed to durability', () => {
     for (const m of state.run.measurements.filter((x) => x.step === 'load')) {
       assert.equal(m.durable.outcome, 'forced', `${m.server}: ${m.durable.reason}`);
       assert.ok(m.durableMs >= m.ms);
     }
-    const r = row('zstd-writes-faster');
-    assert.equal(r.server, 'all servers');
-    assert.notEqual(r.status, 'cannot be tested here', r.reason);
-    assert.equal(r.clock, 'durable');
-    assert.deepEqual(r.servers, ['mongod:zstd', 'mongod:none']);
-    assert.ok(Number.isFinite(r.ratio));
+    for (const b of state.run.blocks.filter((x) => x.step === 'load')) assert.equal(b.durableMs, b.ms + b.checkpointMs, `${b.server} round ${b.round}`);
+    const v = verdict('zstd-writes-faster');
+    assert.equal(v.server, 'all servers');
+    assert.notEqual(v.status, 'cannot be tested here', v.reason);
+    assert.deepEqual(v.servers, ['mongod:zstd', 'mongod:none']);
+    assert.equal(v.clock, 'durable');
+    assert.equal(v.n, ROUNDS);
+    assert.equal(v.method, 't on paired log-ratios');
+    assert.ok(v.lo <= v.ratio && v.ratio <= v.hi, JSON.stringify(v));
   });
 
-  it('decides the read question only where the reads missed the cache: at smoke size they did not', () => {
-    const r = row('zstd-reads-slower');
+  it('decides the read question only where the reads missed the cache: at smoke size they did not, and it says what it measured instead', () => {
+    const v = verdict('zstd-reads-slower');
     // smoke's 3,900 candles fit in even the cut cache, so every read was a hit on both servers
-    assert.equal(r.status, 'cannot be tested here');
-    assert.match(r.reason, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: /);
-    assert.equal(r.clock, 'latency');
-    assert.ok(Number.isFinite(r.ratio), 'what was measured instead');
+    assert.equal(v.status, 'cannot be tested here');
+    assert.match(v.reason, /^on mongod:zstd: the reads did not miss the cache .*; on mongod:none: /);
+    assert.ok(v.reasons.every((r) => r.code === 'requirement-unmet'), JSON.stringify(v.reasons));
+    assert.equal(v.clock, 'latency');
+    assert.equal(v.n, ROUNDS, 'what was measured instead: the little-memory blocks paired by round all the same');
   });
 
-  it('decides the size question on the sizes after that checkpoint', () => {
-    const r = row('zstd-smaller');
-    assert.notEqual(r.status, 'cannot be tested here', r.reason);
-    assert.equal(r.field, 'storagePlusIndexBytes');
-    assert.deepEqual(r.servers, ['mongod:zstd', 'mongod:none']);
+  it('decides the size question on one size per server, read after the last block\'s checkpoint', () => {
+    const v = verdict('zstd-smaller');
+    assert.notEqual(v.status, 'cannot be tested here', v.reason);
+    assert.equal(v.n, 1);
+    assert.equal(v.field, 'storagePlusIndexBytes');
+    assert.deepEqual(v.servers, ['mongod:zstd', 'mongod:none']);
   });
 });
+
+// The main job on a mongod: the default server brings mongod:none and mongod:zstd along for this
+// scenario, paired, so the zstd questions are decided rather than "cannot be tested here".
+describe('trade-candles at smoke size on the default server where it is a mongod, with its companions', function () {
+  this.timeout(600000);
+  const state = smokeRunOn(scenario, 'embedded', { args: ['--no-calibrate'], alsoNeeds: ['mongod'], parity: false });
+
+  it('starts mongod:none and mongod:zstd beside it, says so in the size table, and runs them paired', () => {
+    assert.equal(state.result.code, 0, state.result.stderr);
+    const companions = state.run.servers.filter((s) => s.companionOf === 'embedded').map((s) => s.server).sort();
+    assert.deepEqual(companions, ['mongod:none', 'mongod:zstd']);
+    assert.match(state.result.stdout, /mongod:none and mongod:zstd: started beside embedded, a mongod, for trade-candles alone/);
+    assertTakingTurns(state.run, 'load', ['mongod:none', 'mongod:zstd']);
+    const v = verdictsOf(state.out).find((x) => x.finding === 'zstd-writes-faster');
+    assert.ok(!v.reasons.some((r) => r.code === 'needs-other-engine'), v.reason);
+    assert.equal(v.n, ROUNDS);
+  });
+});
+
