@@ -7,6 +7,8 @@
 // holds and does not hold is a finding the kit cannot decide on a busy machine: the goal is none.
 // A benchmark, not a test: it takes two main jobs' worth of the scenarios' time.
 //   node bench/verdicts.js [--server SPEC] [--budget 4m] [scenario...]
+//   node bench/verdicts.js QUIET_RUN                 (a finished run, the main job's say: the loaded
+//                                                     run repeats its decided scenarios at its sizes)
 //   node bench/verdicts.js QUIET_RUN LOADED_RUN      (the table of two finished runs)
 const fs = require('node:fs');
 const path = require('node:path');
@@ -76,6 +78,16 @@ async function main(argv) {
   let loadedDir;
   if (dirs.length === 2) {
     [quietDir, loadedDir] = dirs;
+  } else if (dirs.length === 1) {
+    // the loaded run repeats the finished run's decided scenarios on its server, at its sizes and rounds
+    [quietDir] = dirs;
+    const quiet = readRun(quietDir);
+    const server = option(argv, '--server', quiet.run.params.servers?.[0] ?? 'embedded');
+    const ran = new Set(quiet.sizes.map((record) => record.scenario));
+    const chosen = DECIDED.filter((name) => ran.has(name));
+    const rounds = Object.values(quiet.run.params.rounds || {});
+    const roundsArgs = rounds.length && rounds.every((r) => r === rounds[0]) ? ['--rounds', String(rounds[0])] : [];
+    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...roundsArgs, ...pinnedSizes(quietDir)], path.join(path.dirname(path.resolve(quietDir)), `${path.basename(quietDir)}-loaded`), { loaded: true });
   } else {
     const server = option(argv, '--server', 'embedded');
     const budget = option(argv, '--budget', '4m');

@@ -722,8 +722,8 @@ function secondsOf(ms) { return Math.round(ms * 1000) / 1e6; }
 function sumOf(side, field) { return side.blocks.reduce(function (n, b) { return n + b[field]; }, 0); }
 
 var SCHEMAS = ['original', 'bucket'];
-sides.original = prepareSide('original', false);
-sides.bucket = prepareSide('bucket', true);
+// in a statement that has no value: an assignment at a mongosh prompt prints what it assigned (a side holds its connection)
+SCHEMAS.forEach(function (name) { sides[name] = prepareSide(name, name === 'bucket'); });
 var blocks = updateBlocks(SCHEMAS, UPDATES, ROUNDS, SEED);
 var rounds = blocks[0].rounds;
 if (rounds !== ROUNDS) print('ROUNDS ' + ROUNDS + ' but only ' + UPDATES + ' updates: ' + rounds + ' rounds of one update per schema');

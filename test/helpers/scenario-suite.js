@@ -11,10 +11,23 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('./cli');
-const { skipUnless } = require('./servers');
+const { skipUnless, unavailableReason } = require('./servers');
 const { newTag } = require('./processes');
 const { readRun } = require('../../orchestrator/results/reader');
 const { withoutTimings, isTimeSample } = require('../../orchestrator/results/records');
+
+/**
+ * Where a scenario's suite checks the shells' parity: on one kind of server, the first this
+ * machine can start of these (a user's mongod, then the default here, then the FerretDB kinds).
+ * Parity is a property of the shells and the scripts, not of the server; the parity runs cost two
+ * smoke runs each, and on every kind they took a quarter of CI (on the 2-core machine, 36 min).
+ */
+const PARITY_KINDS = ['mongod', 'ferretdb2', 'ferretdb-pg', 'ferretdb'];
+
+/** The kind a scenario's suite checks parity on here: the first of PARITY_KINDS it declares and this machine has. */
+function parityKindOf(scenario) {
+  return PARITY_KINDS.find((kind) => scenario.kinds.includes(kind) && !unavailableReason(kind)) ?? null;
+}
 
 /** The seed of every scenario suite's smoke runs, so that the two shells draw the same numbers. */
 const SMOKE_SEED = '20141105';
@@ -33,12 +46,12 @@ function scenarioOf(testDir) {
 /**
  * In a describe(): before its tests, runs the scenario at smoke size on `server` (skipping, with
  * the reason printed, where this machine cannot start that kind), and removes the run's folder
- * after; with parity (the default), runs it again in mongosh and in the kit's shell with --lean
+ * after; with parity (by default on the scenario's parity kind only, parityKindOf), runs it again in mongosh and in the kit's shell with --lean
  * off (neither calibrating nor running baselines: the kit's run has them) and adds the tests
  * that compare each with the kit's run. Returns an object the tests read once the hook has run:
  * { out, result, run, tag }.
  */
-function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], parity = true } = {}) {
+function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], parity = server === parityKindOf(scenario) } = {}) {
   const state = { tag: newTag() };
   before(async function () {
     for (const kind of [server, ...alsoNeeds]) skipUnless(this, kind);
@@ -101,4 +114,4 @@ function assertDeclaredUntestable(scenario, verdicts, kind) {
   }
 }
 
-module.exports = { scenarioOf, smokeRunOn, verdictsOf, assertDeclaredUntestable };
+module.exports = { scenarioOf, parityKindOf, smokeRunOn, verdictsOf, assertDeclaredUntestable };
