@@ -42,11 +42,11 @@ async function runKit(args, out, { loaded }) {
   return out;
 }
 
-/** The quiet run's sizes as --set options, so the loaded run does the same work. */
-function pinnedSizes(dir) {
+/** The quiet run's sizes of the chosen scenarios as --set options, so the loaded run does the same work. */
+function pinnedSizes(dir, chosen) {
   const data = readRun(dir);
   const sets = new Map();
-  for (const record of data.sizes) for (const [k, v] of Object.entries(record.sizes)) sets.set(k, v);
+  for (const record of data.sizes.filter((r) => chosen.includes(r.scenario))) for (const [k, v] of Object.entries(record.sizes)) sets.set(k, v);
   return [...sets].flatMap(([k, v]) => ['--set', `${k}=${v}`]);
 }
 
@@ -61,7 +61,9 @@ function stabilityTable(quietDir, loadedDir, scenarios) {
   ];
   let flipped = 0;
   let same = 0;
-  for (const q of quiet.filter((v) => v.status !== 'published only')) {
+  // the findings of the scenarios both runs ran (a main job's quiet run holds scenarios that decide nothing here)
+  const both = new Set(loaded.map((v) => v.scenario));
+  for (const q of quiet.filter((v) => v.status !== 'published only' && both.has(v.scenario))) {
     const l = loaded.find((v) => v.finding === q.finding && v.scenario === q.scenario);
     const flip = decided(q) && decided(l) && q.status !== l.status;
     if (flip) flipped += 1;
@@ -87,7 +89,7 @@ async function main(argv) {
     const chosen = DECIDED.filter((name) => ran.has(name));
     const rounds = Object.values(quiet.run.params.rounds || {});
     const roundsArgs = rounds.length && rounds.every((r) => r === rounds[0]) ? ['--rounds', String(rounds[0])] : [];
-    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...roundsArgs, ...pinnedSizes(quietDir)], path.join(path.dirname(path.resolve(quietDir)), `${path.basename(quietDir)}-loaded`), { loaded: true });
+    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...roundsArgs, ...pinnedSizes(quietDir, chosen)], path.join(path.dirname(path.resolve(quietDir)), `${path.basename(quietDir)}-loaded`), { loaded: true });
   } else {
     const server = option(argv, '--server', 'embedded');
     const budget = option(argv, '--budget', '4m');
@@ -97,7 +99,7 @@ async function main(argv) {
     const root = path.join(resolveConfig().runsDir, `verdicts-${stamp}`);
     fs.mkdirSync(root, { recursive: true });
     quietDir = await runKit([...chosen, '--server', server, '--budget', budget], path.join(root, 'quiet'), { loaded: false });
-    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...pinnedSizes(quietDir)], path.join(root, 'loaded'), { loaded: true });
+    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...pinnedSizes(quietDir, chosen)], path.join(root, 'loaded'), { loaded: true });
   }
   const { table, flipped, same, of } = stabilityTable(quietDir, loadedDir, scenarios);
   console.log(`\nVerdicts alone (${path.basename(quietDir)}) and beside a busy core (${path.basename(loadedDir)}):\n\n${table}\n`);
