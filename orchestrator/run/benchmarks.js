@@ -36,6 +36,7 @@ const {
 const { planLines } = require('../sizing/describe');
 const { ResumeMismatchError, DiskWriteError, ServerDiedError } = require('../errors');
 const { SHELLS } = require('./shells');
+const { bounded } = require('./settle');
 
 /** Puts what the shell adds per operation on this server into the results, for every report; returns the record. */
 async function calibrate({ server, client, options, results, progress, logDir, config }) {
@@ -114,12 +115,6 @@ async function prepareServer({ spec, options, results, progress, logDir, config,
     return null;
   }
   return ready;
-}
-
-/** Resolves when promise settles or after ms, whichever is first. */
-function bounded(promise, ms) {
-  let timer;
-  return Promise.race([promise.catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
 }
 
 async function stopServer(ready) {

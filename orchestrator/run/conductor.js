@@ -12,22 +12,10 @@ const path = require('node:path');
 const { startPostgres } = require('../servers/postgres');
 const { postgresMissing } = require('../capabilities');
 const { onCleanup } = require('../processes');
-const { redactUri } = require('../servers/spec');
+const { errorLine, bounded } = require('./settle');
 
 /** How long a step's partner waits for a block still running once its shells have gone (they died), before it lets go. */
 const SETTLE_MS = 10000;
-
-/** The first line of an error, its URIs' passwords hidden. */
-function errorLine(err) {
-  const text = redactUri(err && err.message ? err.message : String(err));
-  return text.split('\n').map((l) => l.trim()).find(Boolean) || text;
-}
-
-/** Resolves when promise settles or after ms, whichever is first. */
-function bounded(promise, ms) {
-  let timer;
-  return Promise.race([promise.catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
-}
 
 /** The variant a partner's blocks stand for in the rounds' orders and their turn lines. */
 const VARIANT = 'sql';

@@ -21,7 +21,8 @@
 //   announced, or announces later, is answered at once with ok false: no script waits for a
 //   block that will never come.
 const crypto = require('node:crypto');
-const { parseServerSpec, redactUri } = require('../servers/spec');
+const { parseServerSpec } = require('../servers/spec');
+const { errorLine, bounded } = require('./settle');
 
 /** How long one side of a step waits for the other's marks to be written before it lets go. */
 const SETTLE_MS = 10000;
@@ -93,18 +94,6 @@ function companionSpecs(scenario, { spec, kind }, runSpecs) {
 const blockMarkId = (round, server, n) => `${round}:${server}#${n}`;
 /** Whether a turn line asks for a meeting rather than for the partner's block. */
 const isMeeting = (turn) => typeof turn?.variant === 'string' && turn.variant.endsWith('#meet');
-
-/** The first line of an error, its URIs' passwords hidden. */
-function errorLine(err) {
-  const text = redactUri(err && err.message ? err.message : String(err));
-  return text.split('\n').map((l) => l.trim()).find(Boolean) || text;
-}
-
-/** Resolves when promise settles or after ms, whichever is first. */
-function bounded(promise, ms) {
-  let timer;
-  return Promise.race([promise.catch(() => {}), new Promise((resolve) => { timer = setTimeout(resolve, ms); })]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Where the two sides of a pair meet before each step: { paired: true } once both have arrived
