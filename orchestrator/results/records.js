@@ -88,6 +88,12 @@ const BYTE_FIELDS = ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'fre
 const CACHE_FIELDS = ['cacheReadPages', 'cacheReadBytes', 'cachePagesPerQuery'];
 
 /**
+ * What else the machine was doing while a step ran (the other runs of the kit on it, its load, the
+ * CPU others took): the machine's state, not the workload's, and different from one run to the next.
+ */
+const MACHINE_FIELDS = ['otherRuns', 'machineLoad', 'contention'];
+
+/**
  * A measurement without its timing fields, at any depth (and without its byte sizes where
  * several writers wrote at once, or where the server estimates them from statistics it refreshes
  * in its own time: sizesEstimated): what two runs of one workload must agree on, whatever the shell.
@@ -102,7 +108,7 @@ function stripTimings(value, bytesDependOnTime) {
   // a record's shards (through mongos) hold its bytes too, and depend on time as the record's do
   const timeDependentBytes = bytesDependOnTime || value.workers > 1 || value.sizesEstimated === true;
   return Object.fromEntries(Object.entries(value)
-    .filter(([k]) => !TIMING_FIELD.test(k) && !CACHE_FIELDS.includes(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
+    .filter(([k]) => !TIMING_FIELD.test(k) && !CACHE_FIELDS.includes(k) && !MACHINE_FIELDS.includes(k) && !(timeDependentBytes && BYTE_FIELDS.includes(k)))
     .map(([k, v]) => [k, stripTimings(v, timeDependentBytes)]));
 }
 

@@ -11,10 +11,14 @@ function inTime(run, step, servers) {
 /**
  * Asserts that two servers' blocks of a step ran one at a time (each began once the one before
  * it had ended), in each round's drawn order (round by round, place by place), both servers in
- * every round, perRound blocks of each. Returns the blocks in time.
+ * every round of the step's rounds (as its blocks record them), perRound blocks of each. Returns
+ * the blocks in time.
  */
-function assertTakingTurns(run, step, servers, { rounds = 8, perRound = 1 } = {}) {
+function assertTakingTurns(run, step, servers, { perRound = 1 } = {}) {
   const blocks = inTime(run, step, servers);
+  assert.ok(blocks.length > 0, `${step}: no blocks`);
+  const rounds = blocks[0].rounds;
+  assert.ok(Number.isInteger(rounds) && blocks.every((b) => b.rounds === rounds), `${step}: the blocks record one number of rounds`);
   assert.equal(blocks.length, rounds * perRound * servers.length, `${step}: ${blocks.length} blocks`);
   for (let i = 1; i < blocks.length; i++) {
     const [a, b] = [blocks[i - 1], blocks[i]];

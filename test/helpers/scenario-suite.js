@@ -1,36 +1,27 @@
 'use strict';
 // What every scenario's own suite (shell/<name>/test/servers.test.js) shares: its descriptor and
-// findings read from its folder, one smoke run per server kind the scenario declares (run before
-// the suite's tests, its folder removed after) in the kit's shell, the same run again in mongosh
-// and in the kit's shell with `--lean off` (every call through the driver), with the same seed,
-// and every measurement's non-timing fields compared (the two shells' parity, and the two client
-// paths'), and the check that what the scenario declares it cannot test on a kind of server
-// comes out so.
+// findings read from its folder; its records in the fixture run of each server kind it declares
+// (test/helpers/fixture-runs.js: one smoke run of every scenario per kind, made once per npm test);
+// on the parity kind, the same run again in mongosh and in the kit's shell with `--lean off` (every
+// call through the driver), with the same seed, and every measurement's non-timing fields compared
+// (the two shells' parity, and the two client paths'); and the check that what the scenario
+// declares it cannot test on a kind of server comes out so.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('./cli');
-const { skipUnless, unavailableReason } = require('./servers');
+const { skipUnless } = require('./servers');
 const { newTag } = require('./processes');
+const { fixtureRun, prepareFixtures, scenarioView, parityKind, SMOKE_SEED } = require('./fixture-runs');
 const { readRun } = require('../../orchestrator/results/reader');
 const { withoutTimings, isTimeSample } = require('../../orchestrator/results/records');
 
-/**
- * Where a scenario's suite checks the shells' parity: on one kind of server, the first this
- * machine can start of these (a user's mongod, then the default here, then the FerretDB kinds).
- * Parity is a property of the shells and the scripts, not of the server; the parity runs cost two
- * smoke runs each, and on every kind they took a quarter of CI (on the 2-core machine, 36 min).
- */
-const PARITY_KINDS = ['mongod', 'ferretdb2', 'ferretdb-pg', 'ferretdb'];
-
-/** The kind a scenario's suite checks parity on here: the first of PARITY_KINDS it declares and this machine has. */
+/** The kind a scenario's suite checks parity on here: the parity kind, where the scenario declares it. */
 function parityKindOf(scenario) {
-  return PARITY_KINDS.find((kind) => scenario.kinds.includes(kind) && !unavailableReason(kind)) ?? null;
+  const kind = parityKind();
+  return kind && scenario.kinds.includes(kind) ? kind : null;
 }
-
-/** The seed of every scenario suite's smoke runs, so that the two shells draw the same numbers. */
-const SMOKE_SEED = '20141105';
 
 /** The scenario whose folder holds the suite: { name, descriptor, findings, kinds }. */
 function scenarioOf(testDir) {
@@ -44,40 +35,59 @@ function scenarioOf(testDir) {
 }
 
 /**
- * In a describe(): before its tests, runs the scenario at smoke size on `server` (skipping, with
- * the reason printed, where this machine cannot start that kind), and removes the run's folder
- * after; with parity (by default on the scenario's parity kind only, parityKindOf), runs it again in mongosh and in the kit's shell with --lean
- * off (neither calibrating nor running baselines: the kit's run has them) and adds the tests
- * that compare each with the kit's run. Returns an object the tests read once the hook has run:
- * { out, result, run, tag }.
+ * The fixture run's params for a scenario, as the suites read them: { rounds, passes, sizes, seed }.
+ * Never a constant of the suite's own: a fixture made with other arguments is read the same way.
  */
-function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], parity = server === parityKindOf(scenario) } = {}) {
-  const state = { tag: newTag() };
+function paramsOf(run, name) {
+  const { params } = run.run;
+  return { rounds: params.rounds[name], passes: params.passes?.[name] ?? params.passes, sizes: params.sizes[name], seed: params.seed, workers: params.workers };
+}
+
+/**
+ * In a describe(): before its tests, reads the scenario's records in the fixture run of `server`
+ * (skipping, with the reason printed, where this machine cannot start that kind); on the parity
+ * kind also in the mongosh and --lean off runs, and adds the tests that compare each with the
+ * kit's run. Returns an object the tests read once the hook has run:
+ * { out, result, run, summary, tag, params, mongoshRun, driverPathRun, whole }, `run` narrowed
+ * to the scenario's records (scenarioView) and `whole` the whole fixture run.
+ */
+function smokeRunOn(scenario, server, { alsoNeeds = [] } = {}) {
+  const parity = server === parityKindOf(scenario);
+  const state = {};
   before(async function () {
     for (const kind of [server, ...alsoNeeds]) skipUnless(this, kind);
-    state.out = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-`));
-    const common = [scenario.name, '--server', server, '--size', 'smoke', '--seed', SMOKE_SEED];
-    state.result = await invokeOrchestrate([...common, '--shell', 'kit', '--out', state.out, ...args], { env: { ...state.tag, ...env } });
-    state.run = readRun(state.out);
-    state.summary = fs.readFileSync(path.join(state.out, 'summary.md'), 'utf8');
+    await prepareFixtures(scenario.kinds); // every kind the suite reads, made or waited for together
+    const fixture = await fixtureRun(server);
+    Object.assign(state, {
+      out: fixture.out,
+      result: { code: fixture.code, signal: fixture.signal, stdout: fixture.stdout, stderr: fixture.stderr },
+      tag: fixture.tag,
+      whole: fixture.run,
+      run: scenarioView(fixture.run, scenario.name),
+      summary: fixture.summary,
+      params: paramsOf(fixture.run, scenario.name),
+    });
     if (parity) {
-      const without = ['--no-calibrate', '--no-baseline'];
-      const again = async (name, shellArgs) => {
-        const out = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-${name}-`));
-        const result = await invokeOrchestrate([...common, ...shellArgs, '--out', out, ...args.filter((a) => !without.includes(a)), ...without], { env: { ...state.tag, ...env } });
-        return { out, result, run: readRun(out) };
-      };
-      ({ out: state.mongoshOut, result: state.mongoshResult, run: state.mongoshRun } = await again('mongosh', ['--shell', 'mongosh']));
-      ({ out: state.driverPathOut, result: state.driverPathResult, run: state.driverPathRun } = await again('lean-off', ['--shell', 'kit', '--lean', 'off']));
+      const mongosh = await fixtureRun(server, 'mongosh');
+      const leanOff = await fixtureRun(server, 'lean-off');
+      Object.assign(state, {
+        mongoshResult: { code: mongosh.code, stderr: mongosh.stderr },
+        mongoshRun: scenarioView(mongosh.run, scenario.name),
+        driverPathResult: { code: leanOff.code, stderr: leanOff.stderr },
+        driverPathRun: scenarioView(leanOff.run, scenario.name),
+      });
     }
   });
-  after(() => {
-    for (const dir of [state.out, state.mongoshOut, state.driverPathOut]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  it(`ran the fixture run of ${server} to its end, with no failure of ${scenario.name}`, () => {
+    assert.ok(state.whole, `no results: ${state.result.stderr}`);
+    assert.deepEqual(state.run.failures, [], state.result.stderr);
+    assert.equal(state.whole.end?.status, 'ok', state.result.stderr);
+    assert.equal(state.result.code, 0, state.result.stderr);
   });
   if (parity) {
     it('measures the same in mongosh: every non-timing field of every measurement line (same seed)', () => {
       assert.equal(state.mongoshResult.code, 0, state.mongoshResult.stderr);
-      assert.equal(state.run.run.params.shell, 'kit');
+      assert.equal(state.whole.run.params.shell, 'kit');
       assert.equal(state.mongoshRun.run.params.shell, 'mongosh');
       const comparable = (run) => run.measurements.filter((m) => m.server === server && !isTimeSample(m)).map(withoutTimings);
       const kit = comparable(state.run);
@@ -87,31 +97,56 @@ function smokeRunOn(scenario, server, { args = [], env = {}, alsoNeeds = [], par
 
     it('measures the same with the kit\'s lean path off (--lean off): every non-timing field of every measurement line (same seed)', () => {
       assert.equal(state.driverPathResult.code, 0, state.driverPathResult.stderr);
-      assert.equal(state.run.run.params.lean, 'on');
+      assert.equal(state.whole.run.params.lean, 'on');
       assert.equal(state.driverPathRun.run.params.lean, 'off');
       const onServer = (run) => run.measurements.filter((m) => m.server === server && !isTimeSample(m)).map(withoutTimings);
-      assert.deepEqual(onServer(state.driverPathRun), onServer(state.run));
+      const kit = onServer(state.run);
+      assert.ok(kit.length > 0, 'the kit\'s shell measured something');
+      assert.deepEqual(onServer(state.driverPathRun), kit);
       // each step says which path took its calls: none the lean path's with it off
-      for (const step of state.driverPathRun.steps) assert.equal(step.calls.path, 'driver', `${step.step} ${step.pass}: ${JSON.stringify(step.calls)}`);
-      assert.ok(state.run.steps.every((step) => step.calls && ['lean', 'driver'].includes(step.calls.path)), JSON.stringify(state.run.steps.map((step) => step.calls)));
+      const ownSteps = (run) => run.steps.filter((step) => step.server === server);
+      assert.ok(ownSteps(state.driverPathRun).length > 0);
+      for (const step of ownSteps(state.driverPathRun)) assert.equal(step.calls.path, 'driver', `${step.step} ${step.pass}: ${JSON.stringify(step.calls)}`);
+      assert.ok(ownSteps(state.run).every((step) => step.calls && ['lean', 'driver'].includes(step.calls.path)), JSON.stringify(state.run.steps.map((step) => step.calls)));
     });
   }
   return state;
 }
 
-/** A run folder's verdicts, as verdicts.json holds them: the analysis's fields, not the report's words. */
-function verdictsOf(out) {
-  return JSON.parse(fs.readFileSync(path.join(out, 'verdicts.json'), 'utf8'));
+/**
+ * A run of the suite's own, for what no fixture run holds (two servers paired, a default server's
+ * companions): before its tests, runs the scenario at smoke size with `args` (skipping, with the
+ * reason printed, where this machine cannot start a kind it needs), and removes its folder after.
+ * Returns { out, result, run, tag } once the hook has run.
+ */
+function ownRunOn(scenario, server, { args = [], alsoNeeds = [] } = {}) {
+  const state = { tag: newTag() };
+  before(async function () {
+    for (const kind of [server, ...alsoNeeds]) skipUnless(this, kind);
+    state.out = fs.mkdtempSync(path.join(os.tmpdir(), `classics-${scenario.name}-`));
+    state.result = await invokeOrchestrate([scenario.name, '--server', server, '--size', 'smoke', '--seed', SMOKE_SEED, '--no-calibrate', '--out', state.out, ...args], { env: state.tag });
+    state.run = readRun(state.out);
+  });
+  after(() => { if (state.out) fs.rmSync(state.out, { recursive: true, force: true }); });
+  return state;
+}
+
+/** A run folder's verdicts of one scenario, as verdicts.json holds them: the analysis's fields, not the report's words. */
+function verdictsOf(out, scenario = null) {
+  const all = JSON.parse(fs.readFileSync(path.join(out, 'verdicts.json'), 'utf8'));
+  return scenario ? all.filter((v) => v.scenario === scenario) : all;
 }
 
 /** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
 function assertDeclaredUntestable(scenario, verdicts, kind) {
   const declared = scenario.descriptor.servers[kind] ?? scenario.descriptor.servers[kind.replace(/^mongod-rs/, 'mongod')];
-  for (const [id, reason] of Object.entries(declared.cannotTest || {})) {
+  const ids = Object.keys(declared.cannotTest || {});
+  for (const id of ids) {
     const verdict = verdicts.find((v) => v.finding === id);
     assert.ok(verdict, `no verdict for ${id}`);
-    assert.equal(verdict.status, 'cannot be tested here', `${id} on ${kind} (declared: ${reason}): ${verdict.reason}`);
+    assert.equal(verdict.status, 'cannot be tested here', `${id} on ${kind} (declared: ${declared.cannotTest[id]}): ${verdict.reason}`);
   }
+  return ids.length;
 }
 
-module.exports = { scenarioOf, parityKindOf, smokeRunOn, verdictsOf, assertDeclaredUntestable };
+module.exports = { scenarioOf, parityKindOf, smokeRunOn, ownRunOn, verdictsOf, assertDeclaredUntestable, paramsOf, SMOKE_SEED };

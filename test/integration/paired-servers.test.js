@@ -20,11 +20,18 @@ const { assertTakingTurns } = require('../helpers/pairs');
 const SCENARIO = 'candles-pair';
 const PAIR = ['ferretdb', 'ferretdb-pg'];
 
+/**
+ * The paired rounds of every run here: the fewest that keep the ABBA order's two mirrored pairs of
+ * rounds. The tests read them back from the run's params (roundsOf), never from this constant.
+ */
+const ROUNDS = ['--rounds', '4'];
+const roundsOf = (run) => run.run.params.rounds[SCENARIO];
+
 /** Runs the orchestrator over the paired fixture into a fresh folder: { out, result, run, tag }. */
 async function runPaired(args, { onSpawn, tag = newTag(), calibrate = false } = {}) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-paired-'));
   const size = args.includes('--budget') ? [] : ['--size', 'smoke'];
-  const result = await invokeOrchestrate([SCENARIO, ...size, ...(calibrate ? [] : ['--no-calibrate']), ...args, '--out', out], {
+  const result = await invokeOrchestrate([SCENARIO, ...size, ...ROUNDS, ...(calibrate ? [] : ['--no-calibrate']), ...args, '--out', out], {
     env: { ...tag, CLASSICS_SHELL_DIR: PAIRED_FIXTURE_SHELL_DIR },
     onSpawn: onSpawn ? (child) => onSpawn(child, out, tag) : undefined,
   });
@@ -33,13 +40,25 @@ async function runPaired(args, { onSpawn, tag = newTag(), calibrate = false } = 
 
 const verdictsOf = (out) => JSON.parse(fs.readFileSync(path.join(out, 'verdicts.json'), 'utf8'));
 
-describe('two servers paired: --server ferretdb --server ferretdb-pg', function () {
+/** The findings of the paired fixture, each decided across its pair: each must come out with a verdict. */
+const PAIRED_FINDINGS = JSON.parse(fs.readFileSync(path.join(PAIRED_FIXTURE_SHELL_DIR, SCENARIO, 'published.json'), 'utf8')).findings.map((f) => f.id);
+
+/** The verdicts of the scenario across the pair: one for each paired finding, never none. */
+function pairedVerdicts(out) {
+  const found = verdictsOf(out).filter((x) => x.scenario === SCENARIO && x.servers);
+  assert.deepEqual(found.map((v) => v.finding).sort(), [...PAIRED_FINDINGS].sort(), 'a verdict for each finding across the pair');
+  return found;
+}
+
+// One run serves both the pair's behaviour and --size auto on a pair: each server probed alone,
+// then the two planned at one size (--size-per-server asks for a size each otherwise).
+describe('two servers paired, sized by --size auto: --server ferretdb --server ferretdb-pg --size-per-server', function () {
   this.timeout(300000);
   let state;
 
   before(async function () {
     for (const kind of PAIR) skipUnless(this, kind);
-    state = await runPaired(PAIR.flatMap((s) => ['--server', s]));
+    state = await runPaired([...PAIR.flatMap((s) => ['--server', s]), '--size-per-server', '--budget', '6s']);
   });
   after(() => { if (state) fs.rmSync(state.out, { recursive: true, force: true }); });
 
@@ -56,7 +75,7 @@ describe('two servers paired: --server ferretdb --server ferretdb-pg', function 
   it('runs the load\'s blocks one at a time, alternating between the servers in each round\'s drawn order', () => {
     const blocks = assertTakingTurns(state.run, 'load', PAIR);
     // mirrored rounds: a server first in round 2k-1 is last in round 2k
-    for (let r = 2; r <= 8; r += 2) {
+    for (let r = 2; r <= roundsOf(state.run); r += 2) {
       const first = (round) => blocks.find((b) => b.round === round && b.position === 1).server;
       assert.notEqual(first(r), first(r - 1), `rounds ${r - 1} and ${r}`);
     }
@@ -77,39 +96,24 @@ describe('two servers paired: --server ferretdb --server ferretdb-pg', function 
     assert.deepEqual(reads('ferretdb'), reads('ferretdb-pg'));
   });
 
-  it('pairs the two servers\' blocks by round: every finding across them rests on 8 pairs with an interval', () => {
-    for (const v of verdictsOf(state.out).filter((x) => x.scenario === SCENARIO)) {
+  it('pairs the two servers\' blocks by round: every finding across them rests on a pair a round, with an interval', () => {
+    for (const v of pairedVerdicts(state.out)) {
       assert.deepEqual([...v.servers].sort(), PAIR, v.finding);
-      assert.equal(v.n, 8, `${v.finding}: ${v.reason}`);
+      assert.equal(v.n, roundsOf(state.run), `${v.finding}: ${v.reason}`);
       assert.equal(v.method, 't on paired log-ratios');
       assert.ok(v.lo < v.ratio && v.ratio < v.hi, JSON.stringify(v));
     }
   });
 
-  it('leaves no process it started running', () => {
-    assert.deepEqual(processesWithTag(state.tag), []);
-  });
-});
-
-describe('a pair sized by --size auto, each server its own size otherwise (--size-per-server)', function () {
-  this.timeout(400000);
-  let state;
-
-  before(async function () {
-    for (const kind of PAIR) skipUnless(this, kind);
-    // --size auto (a --budget): each server probed alone, then the pair planned at one size
-    state = await runPaired([...PAIR.flatMap((s) => ['--server', s]), '--size-per-server', '--budget', '20s']);
-  });
-  after(() => { if (state) fs.rmSync(state.out, { recursive: true, force: true }); });
-
   it('probes each server, plans the two at one size, and runs them paired', () => {
-    assert.equal(state.result.code, 0, state.result.stderr);
     const sizes = state.run.sizes.filter((r) => r.scenario === SCENARIO);
     assert.deepEqual(sizes.map((r) => [r.server, r.size, r.pairedWith]), [['ferretdb', 'auto', 'ferretdb-pg'], ['ferretdb-pg', 'auto', 'ferretdb']]);
     assert.deepEqual(sizes[0].sizes, sizes[1].sizes);
     assert.ok(sizes.every((r) => r.model && r.predictedSeconds > 0), 'each probed and predicted');
-    assertTakingTurns(state.run, 'load', PAIR);
-    assertTakingTurns(state.run, 'read', PAIR, { perRound: 2 });
+  });
+
+  it('leaves no process it started running', () => {
+    assert.deepEqual(processesWithTag(state.tag), []);
   });
 });
 
@@ -142,7 +146,7 @@ describe('a paired server killed in the middle of a step: the other goes on alon
     assert.match(state.result.stdout, /^ferretdb-pg died during candles-pair read pass 1 \(FerretDB exited, signal 9\)/m);
     // every one of ferretdb's blocks ran: those after the kill alone
     const reads = state.run.blocks.filter((b) => b.server === 'ferretdb' && b.step === 'read');
-    assert.equal(reads.length, 16);
+    assert.equal(reads.length, 2 * roundsOf(state.run), 'an own-memory and a little-memory block a round');
     assert.ok(state.run.measurements.some((m) => m.server === 'ferretdb' && m.step === 'read' && m.query === 'byTicker'));
     assert.ok(state.run.end.wallMs < 240000, `${state.run.end.wallMs} ms`);
     assert.deepEqual(processesWithTag(state.tag), []);
@@ -159,7 +163,7 @@ describe('the default server\'s companions: --server embedded where it turns out
     // every size pinned small, since the companions here (FerretDB on SQLite) are far slower than
     // the default server their size comes from, as no mongod companion is beside a mongod
     const pins = { TICKERS: 4, TICKER_QUERIES: 8, TICKER_SAMPLE: 3, INTERVALS: 1, INTERVAL_REPEATS: 1, DAY_QUERIES: 1 };
-    state = await runPaired(['--server', 'embedded', '--budget', '20s', ...Object.entries(pins).flatMap(([k, v]) => ['--set', `${k}=${v}`])], { calibrate: true });
+    state = await runPaired(['--server', 'embedded', '--budget', '6s', ...Object.entries(pins).flatMap(([k, v]) => ['--set', `${k}=${v}`])], { calibrate: true });
   });
   after(() => { if (state) fs.rmSync(state.out, { recursive: true, force: true }); });
 
@@ -188,9 +192,9 @@ describe('the default server\'s companions: --server embedded where it turns out
   });
 
   it('decides the findings across the companions on their paired blocks', () => {
-    for (const v of verdictsOf(state.out).filter((x) => x.scenario === SCENARIO)) {
+    for (const v of pairedVerdicts(state.out)) {
       assert.deepEqual([...v.servers].sort(), PAIR);
-      assert.equal(v.n, 8, v.reason);
+      assert.equal(v.n, roundsOf(state.run), v.reason);
     }
     assert.deepEqual(processesWithTag(state.tag), []);
   });

@@ -1,0 +1,171 @@
+'use strict';
+// The fixture runs: one run of every scenario at smoke size per server kind, made once per `npm test`
+// and read by every suite that only needs its records (pytest's session-scoped fixtures), plus one
+// run per other client path (mongosh; the kit's shell with --lean off) on the parity kind, which
+// the scenario suites compare with the kit's run field by field.
+//
+// Mocha runs the test files in two worker processes (.mocharc.json: parallel), so a fixture is made
+// by whichever process asks for it first and read by the others: each fixture is a folder in the
+// session's folder (test/helpers/session.js), made under a lock (a folder created atomically, with
+// the maker's pid), and done once its `done.json` is written. A process that finds a fixture being
+// made by a live process first makes another fixture it will need, then waits; one whose maker
+// died takes the lock over.
+//
+// A fixture run's arguments are fixed here, once: the suites read the rounds, sizes and passes from
+// the run's own params (run.params), never from a constant of their own.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { invokeOrchestrate } = require('./cli');
+const { newTag } = require('./processes');
+const { unavailableReason } = require('./servers');
+const { readRun } = require('../../orchestrator/results/reader');
+
+/** The seed of every fixture run, so that the shells and paths draw the same numbers. */
+const SMOKE_SEED = '20141105';
+
+/**
+ * What every fixture run is given. --no-calibrate: no suite reads a calibration (the calibration
+ * has its own tests); 4 paired rounds: the fewest that keep the ABBA order's two mirrored pairs of
+ * rounds; 3 passes: power-of-2-sizes' pass loop more than once (the other scenarios have one
+ * pass); 2 shells for log-inserts' parallel tests.
+ */
+const FIXTURE_ARGS = ['--size', 'smoke', '--seed', SMOKE_SEED, '--no-calibrate', '--rounds', '4', '--passes', '3', '--workers', '2'];
+
+/** The client paths besides the kit's own: the parity runs, made on the parity kind only, without baselines. */
+const PATHS = {
+  kit: [],
+  mongosh: ['--shell', 'mongosh', '--no-baseline'],
+  'lean-off': ['--shell', 'kit', '--lean', 'off', '--no-baseline'],
+};
+
+/**
+ * Where the parity runs are made: the first of these this machine can start. Parity is a property
+ * of the shells and the scripts, not of the server, so one kind covers every scenario.
+ */
+const PARITY_KINDS = ['mongod', 'ferretdb2', 'ferretdb-pg', 'ferretdb'];
+const parityKind = () => PARITY_KINDS.find((kind) => !unavailableReason(kind)) ?? null;
+
+/** The session's folder: the one test/helpers/session.js made for this `npm test`, else one of this process's own. */
+let ownSession = null;
+function sessionDir() {
+  if (process.env.CLASSICS_TEST_SESSION) return process.env.CLASSICS_TEST_SESSION;
+  if (!ownSession) {
+    ownSession = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-test-session-'));
+    process.on('exit', () => fs.rmSync(ownSession, { recursive: true, force: true }));
+  }
+  return ownSession;
+}
+
+const keyOf = (kind, clientPath) => `${kind.replace(/[^\w.-]/g, '_')}-${clientPath}`;
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (err) { return err.code === 'EPERM'; } };
+const sleep = (ms) => new Promise((r) => { setTimeout(r, ms); });
+
+/** Takes the fixture's lock, or says who holds it: { mine: true } or { holder: pid }. */
+function lock(dir) {
+  const lockDir = `${dir}.lock`;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+      return { mine: true };
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    let holder = NaN;
+    try { holder = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8')); } catch { /* being written */ }
+    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
+      fs.rmSync(lockDir, { recursive: true, force: true }); // its maker died: take it over
+      continue;
+    }
+    return { holder };
+  }
+}
+
+/** Makes one fixture run into dir (its results folder dir/out) and marks it done. */
+async function make(dir, kind, clientPath) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, 'out');
+  const tag = newTag();
+  const args = ['--server', kind, ...FIXTURE_ARGS, ...PATHS[clientPath], '--out', out];
+  const started = Date.now();
+  const { code, signal, stdout, stderr } = await invokeOrchestrate(args, { env: tag });
+  const done = { kind, clientPath, args, code, signal, stdout, stderr, tag, seconds: (Date.now() - started) / 1000 };
+  fs.writeFileSync(path.join(dir, 'done.json.tmp'), JSON.stringify(done));
+  fs.renameSync(path.join(dir, 'done.json.tmp'), path.join(dir, 'done.json'));
+}
+
+const doneOf = (dir) => (fs.existsSync(path.join(dir, 'done.json')) ? JSON.parse(fs.readFileSync(path.join(dir, 'done.json'), 'utf8')) : null);
+
+/**
+ * Makes (or waits for) every fixture of `wanted` ([{ kind, clientPath }]): those no process has
+ * started are made here, one after the other, before waiting for those another process is making.
+ */
+async function ensure(wanted) {
+  const session = sessionDir();
+  const pending = wanted.map((w) => ({ ...w, dir: path.join(session, keyOf(w.kind, w.clientPath)) }));
+  for (;;) {
+    const open = pending.filter((w) => !doneOf(w.dir));
+    if (!open.length) return;
+    let madeOne = false;
+    for (const w of open) {
+      const got = lock(w.dir);
+      if (!got.mine) continue;
+      try {
+        if (!doneOf(w.dir)) await make(w.dir, w.kind, w.clientPath);
+      } finally {
+        fs.rmSync(`${w.dir}.lock`, { recursive: true, force: true });
+      }
+      madeOne = true;
+    }
+    if (!madeOne) await sleep(250);
+  }
+}
+
+/** One fixture run, read: { out, code, stdout, stderr, tag, args, seconds, run (readRun), summary }. */
+const memo = new Map();
+async function fixtureRun(kind, clientPath = 'kit') {
+  const dir = path.join(sessionDir(), keyOf(kind, clientPath));
+  if (!memo.has(dir)) {
+    await ensure([{ kind, clientPath }]);
+    const done = doneOf(dir);
+    const out = path.join(dir, 'out');
+    const summaryFile = path.join(out, 'summary.md');
+    memo.set(dir, {
+      ...done,
+      out,
+      run: fs.existsSync(path.join(out, 'results.jsonl')) ? readRun(out) : null,
+      summary: fs.existsSync(summaryFile) ? fs.readFileSync(summaryFile, 'utf8') : '',
+    });
+  }
+  return memo.get(dir);
+}
+
+/** The fixtures a suite will read, made or waited for together (the first before hook calls this). */
+function prepareFixtures(kinds, { parity = true } = {}) {
+  const available = kinds.filter((kind) => !unavailableReason(kind));
+  const wanted = available.map((kind) => ({ kind, clientPath: 'kit' }));
+  const onParity = parityKind();
+  if (parity && onParity && available.includes(onParity)) wanted.push(...['mongosh', 'lean-off'].map((clientPath) => ({ kind: onParity, clientPath })));
+  // what this process can make is made first, in the order asked; the rest is waited for
+  return ensure(wanted);
+}
+
+/**
+ * A run's records of one scenario: every array of readRun's narrowed to the records of that
+ * scenario (records that name none, such as a server's, are kept where that server ran the scenario).
+ */
+function scenarioView(run, name) {
+  const own = (r) => r.scenario === undefined || r.scenario === name;
+  const servers = new Set(run.records.filter((r) => r.scenario === name && r.server).map((r) => r.server));
+  const view = { ...run };
+  for (const [key, value] of Object.entries(run)) {
+    if (Array.isArray(value) && value.every((r) => r && typeof r === 'object')) view[key] = value.filter(own);
+  }
+  view.servers = run.servers.filter((s) => servers.has(s.server));
+  view.failures = run.failures.filter((f) => f.scenario === name);
+  return view;
+}
+
+module.exports = { fixtureRun, prepareFixtures, scenarioView, parityKind, SMOKE_SEED, FIXTURE_ARGS, PARITY_KINDS };

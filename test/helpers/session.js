@@ -1,0 +1,22 @@
+'use strict';
+// Mocha's global fixtures (.mocharc.json requires this file): one folder for this `npm test`, in
+// which the fixture runs (test/helpers/fixture-runs.js) are made once and shared by every worker
+// process, removed at the end unless CLASSICS_KEEP_FIXTURES is set (then its path is printed).
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+let made = null;
+
+exports.mochaGlobalSetup = function mochaGlobalSetup() {
+  if (process.env.CLASSICS_TEST_SESSION) return; // a session given from outside is the caller's to keep
+  made = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-test-session-'));
+  // the worker processes start after this, and inherit it
+  process.env.CLASSICS_TEST_SESSION = made;
+};
+
+exports.mochaGlobalTeardown = function mochaGlobalTeardown() {
+  if (!made) return;
+  if (process.env.CLASSICS_KEEP_FIXTURES) process.stdout.write(`the fixture runs are kept in ${made}\n`);
+  else fs.rmSync(made, { recursive: true, force: true });
+};
