@@ -1,10 +1,13 @@
 'use strict';
-// Every script of every scenario pasted into a mongosh prompt, as a user pastes it: the smoke
-// sizes as `var X = n;` lines, then the script's text, on mongosh's standard input (mongosh reads
-// it line by line, as typed, so a statement split where a line could end, or a function used
-// above its declaration, fails here where `--file` would pass). The scenarios are found by
-// reading shell/*/scenario.json; their steps are pasted in order on one FerretDB, then each
-// scenario's first step once more, since a second paste must work as the first.
+// Every script of every scenario pasted into a mongosh prompt, as a user pastes it: the sizes as
+// `var X = n;` lines, then the script's text, on mongosh's standard input (mongosh reads it line
+// by line, as typed, so a statement split where a line could end, or a function used above its
+// declaration, fails here where `--file` would pass). The scenarios are found by reading
+// shell/*/scenario.json. Each scenario's steps are pasted in order into one mongosh session, then
+// its first step once more in the same session, as a user pastes a script again: every name the
+// first paste declared is declared again, which a top-level const or let would refuse. The sizes
+// are the smallest each scenario allows (scaling.vary's least; its fixed sizes at smoke), on the
+// fastest server this machine has: a paste checks that the text runs at a prompt, not a timing.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -28,12 +31,25 @@ const scenarios = fs.readdirSync(SHELL, { withFileTypes: true })
  */
 const PASTE_ROUNDS = 2;
 
-/** The lines a user types before pasting a step's script: its smoke sizes and constants, and ROUNDS where the script reads it. */
+/** The fastest kinds first: the paste runs on the first this machine can start. */
+const PASTE_KINDS = ['mongod', 'ferretdb2', 'ferretdb', 'ferretdb-pg'];
+
+/** The smallest size of each variable a scenario allows: scaling.vary's least (or first value); a fixed one at smoke. */
+function smallestSizes(scenario) {
+  const least = Object.fromEntries(Object.entries(scenario.scaling?.vary || {}).map(([k, v]) => [k, v.least ?? v.values?.[0]]));
+  return { ...scenario.sizes.smoke, ...least };
+}
+
+/** The lines a user types before pasting a step's script: its sizes and constants, and ROUNDS where the script reads it. */
 function sizeLines(scenario, step, script) {
   const rounds = /\bROUNDS\b/.test(script) ? { ROUNDS: PASTE_ROUNDS } : {};
-  const vars = { ...(step.constants || {}), ...Object.fromEntries((step.params || []).map((p) => [p, scenario.sizes.smoke[p]])), ...rounds };
+  const sizes = smallestSizes(scenario);
+  const vars = { ...(step.constants || {}), ...Object.fromEntries((step.params || []).map((p) => [p, sizes[p]])), ...rounds };
   return Object.entries(vars).map(([k, v]) => `var ${k} = ${JSON.stringify(v)};`).join('\n');
 }
+
+/** The line printed between two pastes of one session, so that its output is told apart by paste. */
+const MARK = 'classics-paste-mark';
 
 /** Pastes text into `mongosh URI --quiet`; resolves to { code, output }. */
 function paste(uri, text, home) {
@@ -52,7 +68,7 @@ describe('every script pasted into a mongosh prompt', function () {
   this.timeout(180000);
   let server;
   let home;
-  const kind = unavailableReason('ferretdb-pg') ? 'ferretdb' : 'ferretdb-pg';
+  const kind = PASTE_KINDS.find((k) => !unavailableReason(k)) ?? PASTE_KINDS.at(-1);
 
   before(async function () {
     this.timeout(120000);
@@ -73,22 +89,42 @@ describe('every script pasted into a mongosh prompt', function () {
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
 
-  it('finds the scenarios by reading shell/', () => assert.ok(scenarios.length >= 1));
-
-  const pasteStep = (scenario, step, again = false) => async () => {
-    const script = fs.readFileSync(path.join(scenario.dir, step.script), 'utf8');
-    const { output } = await paste(server.uri, `${sizeLines(scenario, step, script)}\n${script}`, home);
-    const errors = output.split('\n').filter((l) => ERROR_LINE.test(l));
-    assert.deepEqual(errors, [], `${scenario.name}/${step.script}${again ? ' pasted a second time' : ''} printed errors:\n${output.slice(-3000)}`);
-    const measurements = output.split('\n').filter((l) => l.includes('{"scenario":'));
-    assert.ok(measurements.length > 0, `${scenario.name}/${step.script} printed no measurement:\n${output.slice(-3000)}`);
-    for (const line of measurements) JSON.parse(line.slice(line.indexOf('{"scenario":')));
-  };
+  it('finds every scenario folder under shell/ by reading it', () => {
+    const folders = fs.readdirSync(SHELL, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    assert.deepEqual(scenarios.map((s) => path.basename(s.dir)), folders, 'a folder under shell/ without a scenario.json, or a scenario the test did not find');
+    assert.ok(scenarios.length >= 5, `${scenarios.length} scenarios`);
+  });
 
   for (const scenario of scenarios) {
-    for (const step of scenario.steps) {
-      it(`${scenario.name}: ${step.script} (step ${step.name}) pastes cleanly`, pasteStep(scenario, step));
-    }
-    it(`${scenario.name}: ${scenario.steps[0].script} pastes cleanly a second time`, pasteStep(scenario, scenario.steps[0], true));
+    const pastes = [...scenario.steps.map((step) => ({ step, again: false })), { step: scenario.steps[0], again: true }];
+    const outputs = new Map();
+    describe(`${scenario.name}, pasted into one mongosh session`, () => {
+      before(async () => {
+        // every paste of the scenario in one session, a marked line after each
+        const text = pastes.map(({ step }, i) => {
+          const script = fs.readFileSync(path.join(scenario.dir, step.script), 'utf8');
+          return `${sizeLines(scenario, step, script)}\n${script}\nprint('${MARK} ${i}');`;
+        }).join('\n');
+        const { output } = await paste(server.uri, text, home);
+        let from = 0;
+        pastes.forEach((_, i) => {
+          const at = output.indexOf(`${MARK} ${i}`, from);
+          outputs.set(i, at < 0 ? output.slice(from) : output.slice(from, at));
+          from = at < 0 ? output.length : at + `${MARK} ${i}`.length;
+        });
+      });
+
+      pastes.forEach(({ step, again }, i) => {
+        it(`${step.script} (step ${step.name})${again ? ' pasted a second time in the same session' : ''} pastes cleanly`, () => {
+          const output = outputs.get(i);
+          const where = `${scenario.name}/${step.script}${again ? ' pasted a second time' : ''}`;
+          const errors = output.split('\n').filter((l) => ERROR_LINE.test(l));
+          assert.deepEqual(errors, [], `${where} printed errors:\n${output.slice(-3000)}`);
+          const measurements = output.split('\n').filter((l) => l.includes('{"scenario":'));
+          assert.ok(measurements.length > 0, `${where} printed no measurement (did the paste before it stop the session?):\n${output.slice(-3000)}`);
+          for (const line of measurements) JSON.parse(line.slice(line.indexOf('{"scenario":')));
+        });
+      });
+    });
   }
 });
