@@ -11,6 +11,7 @@ const vm = require('node:vm');
 const { readCollectionStats } = require('../../orchestrator/run/stats');
 const { withoutTimings } = require('../../orchestrator/results/records');
 const { networkShare, networkReason, NETWORK_DECIDES } = require('../../orchestrator/analysis/network');
+const { reasonText } = require('../../orchestrator/analysis/reasons');
 const mongos = require('../fixtures/cluster/mongos-answers');
 
 const SHELL = path.join(__dirname, '..', '..', 'shell');
@@ -191,12 +192,50 @@ describe('whether the network, not the server, decided a step', () => {
     assert.equal(reads.decided, true, `20 ms of ${reads.perOpMs} ms`);
   });
 
-  it('counts one round trip for a record of w:0 writes (the barrier after them), whose sends waited for none', () => {
+  it('counts one round trip for a record of w:0 writes on a mongod (the barrier after them), whose sends waited for none', () => {
     const unsafe = networkShare(far, [{ appliedHrMs: 5000, ops: 10000, writeConcern: 'w:0' }], { timeField: 'appliedHrMs', opsField: 'ops' });
     assert.equal(unsafe.roundTrips, 1);
+    assert.deepEqual(unsafe.hops, [{ between: 'the client and the server', ms: 20, count: 1 }]);
     assert.equal(unsafe.decided, false);
     const safe = networkShare(far, [{ appliedHrMs: 250000, ops: 10000, writeConcern: 'w:1' }], { timeField: 'appliedHrMs', opsField: 'ops' });
     assert.equal(safe.decided, true);
+  });
+
+  describe('through mongos', () => {
+    // mongos 1 ms from the client, the shard 2 ms from mongos (hopMs): what servers/round-trip.js records
+    const cluster = { server: 'cluster', topology: 'sharded', roundTripMs: 1, hopMs: 2 };
+    const unsafe = { appliedHrMs: 25000, ops: 10000, writeConcern: 'w:0', unacknowledged: { outcome: 'honoured' } };
+
+    it('counts a w:0 record as two hops: the barrier to mongos once, and mongos to the shard for every write, which mongos sends on as w:1', () => {
+      const result = networkShare(cluster, [unsafe], { timeField: 'appliedHrMs', opsField: 'ops' });
+      assert.equal(result.viaMongos, true);
+      assert.deepEqual(result.hops, [
+        { between: 'the client and mongos', ms: 1, count: 1 },
+        { between: 'mongos and the shards', ms: 2, count: 10000, upgraded: 10000 },
+      ]);
+      assert.ok(Math.abs(result.waitedMs - (1 + 10000 * 2) / 10000) < 1e-9);
+      assert.ok(Math.abs(result.share - 20001 / 25000) < 1e-9, 'the hop inside the cluster is most of each write');
+      assert.equal(result.decided, true, 'a w:0 record on a mongod would be one round trip in all');
+      assert.equal(networkShare({ ...cluster, topology: 'standalone' }, [unsafe], { timeField: 'appliedHrMs', opsField: 'ops' }).decided, false);
+      const reason = networkReason(result, 'unsafe');
+      assert.equal(reason.hopMs, 2);
+      assert.match(reasonText(reason), /^the network, not the server, could have made it: the round trip to mongos \(1 ms\) and the hop from mongos to the shards \(2 ms\), which each w:0 write waits for too \(w:1 from mongos to the shards\), are 80% of the time per operation \(unsafe\)$/);
+    });
+
+    it('counts an acknowledged write through mongos as the round trip and the hop, and Atlas of that shape alike', () => {
+      const safe = networkShare({ server: 'a', topology: 'atlas', atlas: { shape: 'sharded' }, roundTripMs: 1, hopMs: 2 }, [{ hrMs: 40000, ops: 10000, writeConcern: 'w:1' }]);
+      assert.deepEqual(safe.hops.map((h) => h.count), [10000, 10000]);
+      assert.equal(safe.hops[1].upgraded, 0);
+      assert.ok(Math.abs(safe.share - 0.75) < 1e-9);
+      assert.doesNotMatch(reasonText(networkReason(safe)), /w:1 from mongos/, 'an acknowledged write was w:1 all the way');
+    });
+
+    it('says where the hop was not measured, and counts what it knows', () => {
+      const result = networkShare({ server: 'old', topology: 'sharded', roundTripMs: 20 }, [{ hrMs: 30000, ops: 1000 }]);
+      assert.equal(result.hopUnmeasured, true);
+      assert.equal(result.decided, true);
+      assert.match(reasonText(networkReason(result)), /the hop from mongos to the shards \(not measured\)/);
+    });
   });
 
   it('says nothing where the record holds no round trip or the step no timed operation', () => {
