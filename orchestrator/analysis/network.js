@@ -16,6 +16,7 @@
 // across the hop inside a cluster. Pure: it reads records and says so; the verdicts take the
 // reason 'network-decided' and are inconclusive where it fires (withNetwork).
 const { fieldInfo, spanMs } = require('../results/fields');
+const { throughMongos } = require('../results/records');
 const { HOLDS, FAILS, INCONCLUSIVE } = require('./rules');
 
 /** More than this share of an operation's time in what it waited for on the network, and the network could have made it. */
@@ -24,11 +25,6 @@ const NETWORK_DECIDES = 0.5;
 /** An unacknowledged (w:0) record: its writes waited for no answer from the server the client reached. */
 function unacknowledged(record) {
   return /^w:\s*0$/.test(String(record.writeConcern ?? '')) || record.unacknowledged?.outcome === 'honoured';
-}
-
-/** Whether a server's operations went through mongos: a sharded cluster, or Atlas of that shape. */
-function throughMongos(server) {
-  return server?.topology === 'sharded' || server?.atlas?.shape === 'sharded';
 }
 
 /**
@@ -146,5 +142,5 @@ function networkText(r) {
 }
 
 module.exports = {
-  networkShare, networkReason, networkOfSides, withNetwork, networkText, throughMongos, NETWORK_DECIDES,
+  networkShare, networkReason, networkOfSides, withNetwork, networkText, NETWORK_DECIDES,
 };

@@ -14,6 +14,7 @@ const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
 const { DEFAULT_ROUNDS } = require('../sizing/planner');
+const { readFlowControl, flowControlDuring, flowControlMark } = require('./flow-control');
 
 /** The 1-minute load average, as recorded beside each step. */
 const loadNow = () => Number(os.loadavg()[0].toFixed(2));
@@ -179,6 +180,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
       progress.startStep(label);
       const othersBefore = config.stateDir ? otherRuns(config.stateDir) : [];
       const loadBefore = loadNow();
+      // a replica set's flow control before and after the step: whether it throttled the writes
+      const flowBefore = await readFlowControl(client, server);
       const stepStarted = Date.now();
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}${repetition ? `-r${repetition.repeat}` : ''}-${step.name}${pass ? `-${pass}` : ''}.log`));
       try {
@@ -189,6 +192,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
+        const flowControl = flowControlDuring(flowBefore, await readFlowControl(client, server));
+        const throttled = flowControlMark(flowControl);
         let stats = {};
         if (step.stats !== false) stats = await readStepStats({ scenario, client, db, server, say });
         // another run of the kit on this machine at either end of the timed step: its numbers
@@ -203,11 +208,13 @@ async function runScenario({ scenario, server, client, plan, options, results, p
             results.append({
               type: 'block', ...m, scenario: scenario.name, server: server.name, step: step.name, pass,
               ...(others.length ? { otherRuns: others } : {}), ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
+              ...(throttled ? { flowControl: throttled } : {}),
             });
             continue;
           }
           const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };
           if (others.length) record.otherRuns = others;
+          if (throttled) record.flowControl = throttled;
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
           if (m.collection && stats[m.collection]) {
             Object.assign(record, stats[m.collection]);
@@ -223,7 +230,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         // which client path (the kit's shell's lean path or the driver) took the script's calls
         results.append({
           type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs,
-          ...(calls ? { calls } : {}), ...share,
+          ...(calls ? { calls } : {}), ...share, ...(flowControl ? { flowControl } : {}),
           ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
         });
         progress.endStep('done');
