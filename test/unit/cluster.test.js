@@ -51,8 +51,8 @@ describe('collection stats through mongos', () => {
   });
 
   it('sums what mongos leaves unsummed over a sharded collection: free storage and WiredTiger\'s reusable bytes from each shard, not the first', async () => {
-    const stats = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1000 }), 'c');
-    assert.equal(stats.size, 270000, 'mongos\'s own sum');
+    const stats = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1001 }), 'c');
+    assert.equal(stats.size, 270007, 'mongos\'s own sum');
     assert.equal(stats.storageSize, 151552);
     assert.equal(stats.freeStorageSize, 16384 + 4096, 'mongos drops freeStorageSize: summed here');
     assert.equal(stats.reusableBytes, 16384 + 4096, 'mongos copies the first shard\'s wiredTiger: each shard\'s read here');
@@ -63,9 +63,10 @@ describe('collection stats through mongos', () => {
     assert.equal(stats.shards.shard02.reusableBytes, 4096);
   });
 
-  it('sums $collStats\' one document per shard where collStats is refused, as collStats would have', async () => {
-    const viaStage = await readCollectionStats(answering({ collStats: null, stage: mongos.collStatsStageSharded, count: 1000 }), 'c');
-    const viaCommand = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1000 }), 'c');
+  it('sums $collStats\' one document per shard where collStats is refused, as collStats would have, its mean size too', async () => {
+    const viaStage = await readCollectionStats(answering({ collStats: null, stage: mongos.collStatsStageSharded, count: 1001 }), 'c');
+    const viaCommand = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1001 }), 'c');
+    assert.notEqual(viaCommand.avgObjSize, viaCommand.size / 1001, 'the fixture\'s numbers do not divide evenly: a mean taken as size / count would differ');
     for (const field of ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'nindexes', 'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sharded', 'shards']) {
       assert.deepEqual(viaStage[field], viaCommand[field], field);
     }
@@ -154,12 +155,46 @@ describe('the scripts\' private client held to one mongos', () => {
       return ctx;
     };
     const mongosShell = shell({ ok: 1, msg: 'isdbgrid' });
-    assert.equal(mongosShell.ownConnection().uri, 'mongodb://mongos-a:27017/?appName=mongosh&maxPoolSize=1');
+    assert.equal(mongosShell.ownConnection().uri, 'mongodb://mongos-a:27017/?appName=mongosh&retryWrites=false&maxPoolSize=1');
     assert.equal(mongosShell.notPinned, null);
-    assert.equal(shell({ ok: 1, isWritablePrimary: true }).ownConnection().uri, `${own}&maxPoolSize=1`, 'a replica set or a standalone: the URI as it is');
+    assert.equal(shell({ ok: 1, isWritablePrimary: true }).ownConnection().uri, `${own}&retryWrites=false&maxPoolSize=1`, 'a replica set or a standalone: the URI as it is, retryable writes off');
     const down = shell({ ok: 1, msg: 'isdbgrid' }, ['mongos-a:27017/']);
-    assert.equal(down.ownConnection().uri, `${own}&maxPoolSize=1`);
+    assert.equal(down.ownConnection().uri, `${own}&retryWrites=false&maxPoolSize=1`);
     assert.match(down.notPinned, /^the timed writes could not be held to one mongos \(connect ECONNREFUSED mongos-a:27017\/\)/);
+  });
+
+  it('holds to the same mongos as the kit\'s round trip (servers/reach.js oneMongosUri): one rule, two texts', () => {
+    const { oneMongosUri } = require('../../orchestrator/servers/reach');
+    const { ConnectionString } = require('mongodb-connection-string-url');
+    const same = (uri) => {
+      const a = new ConnectionString(context.oneMongos(uri));
+      const b = new ConnectionString(oneMongosUri(uri));
+      assert.deepEqual(a.hosts, b.hosts, uri);
+      assert.deepEqual([...a.searchParams].sort(), [...b.searchParams].sort(), uri);
+    };
+    same('mongodb://u:p%40ss@mongos-a:27017,mongos-b:27017,mongos-c:27017/classics?authSource=admin&tls=true');
+    same('mongodb+srv://u:p@c0.abcde.mongodb.net/?retryWrites=true&appName=mongosh+2.12.0');
+    same('mongodb+srv://c0.abcde.mongodb.net/?srvMaxHosts=3&w=1');
+    same('mongodb+srv://c0.abcde.mongodb.net/?loadBalanced=true');
+    same('mongodb://127.0.0.1:27017/?directConnection=true');
+  });
+
+  it('says what mongos does to a w:0 write when the probe honours w:0 through it: w:1 from mongos to the shards', () => {
+    const probe = {
+      drop: () => {}, insertOne: () => {}, updateMany: () => ({ matchedCount: 64 }),
+    };
+    const shell = vm.createContext({
+      db: { getMongo: () => ({ getURI: () => 'mongodb://mongos-a:27017/' }), adminCommand: () => ({ ok: 1, msg: 'isdbgrid' }), getCollection: () => probe },
+      Mongo: function Mongo() { this.getDB = () => ({ runCommand: () => ({ ok: 1 }), getCollection: () => probe }); this.close = () => {}; },
+      ObjectId: function ObjectId() { this.toHexString = () => 'ab'; },
+      sleep: () => {},
+    });
+    vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), shell);
+    const result = shell.unacknowledgedWrites('classics_x');
+    assert.equal(result.outcome, 'honoured');
+    assert.equal(result.viaMongos, true);
+    assert.match(result.reason, /^the timed writes are sent to mongos without waiting \(w:0\), as the article's were to their server, and mongos sends each on as w:1 and waits for the shard before it reads the next \(w:1 from mongos to the shards\); 64 such inserts/);
+    assert.deepEqual({ ...shell.writesNote(result) }, { outcome: 'honoured', reason: result.reason, viaMongos: true });
   });
 
   it('is a URI the kit\'s driver takes: one host, or srvMaxHosts on a mongodb+srv', () => {
