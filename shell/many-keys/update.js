@@ -477,7 +477,7 @@ print('write concern w:' + unacknowledged.w + ': ' + unacknowledged.reason);
  * The collection's completed writes ($collStats latencyStats), or null where the server keeps
  * none; through mongos one document per shard that holds the collection, summed. The counters
  * are the answering member's: where the run reads another member than the primary, whose
- * counters hold none of the writes, null (the updates' own count is the series' then).
+ * counters hold none of the writes, null (serverStatus opcounters, which the primary answers, count instead).
  */
 function collectionWrites(collectionName) {
   if (!readsFromPrimary()) return null;

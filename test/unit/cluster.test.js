@@ -312,6 +312,18 @@ describe('the run\'s description of a cluster', () => {
     assert.match(summary, /\| rs \|.*\| no \| 0\.412 ms \|/);
   });
 
+  it('says the read preference every read took, retryable writes and the default read concern (the server record\'s), and through mongos the hop', async () => {
+    const summary = await summaryOf({
+      server: 'rs', topology: 'replicaSet', topologyText: 'replica set (5 members: 1 arbiter, 1 hidden, 1 passive)',
+      defaultWriteConcern: { w: 'majority', source: 'implicit' }, defaultReadConcern: { level: 'local', source: 'implicit' },
+      retryWrites: true, retryableWrites: true, readPreference: { mode: 'secondary', tags: [{ dc: 'ny' }], source: 'the URI' },
+    });
+    assert.match(summary, /^- rs: replica set \(5 members: 1 arbiter, 1 hidden, 1 passive\); .*a read that names no read concern reads local; retryable writes on .*; every read with read preference secondary, tags \{dc: ny\} \(the URI\): the timed reads, the kit's sizes and counts.* the server's own time on the written collections is not read/m);
+    const cluster = await summaryOf({ server: 'cluster', topology: 'sharded', topologyText: 'sharded cluster (mongos)', collectionsSharded: false, hopMs: 1.25, roundTripMs: 0.4 });
+    assert.match(cluster, /every operation through mongos waits for the hop from mongos to the shard, 1\.25 ms, w:0 writes too \(w:1 from mongos to the shards\), which the round trip to mongos does not hold/);
+    assert.doesNotMatch(cluster, /mongos.*in the round trip/);
+  });
+
   it('says of a mongos that its collections live whole on one shard', async () => {
     const summary = await summaryOf({ server: 'cluster', topology: 'sharded', topologyText: 'sharded cluster (mongos)', collectionsSharded: false });
     assert.match(summary, /^- cluster: sharded cluster \(mongos\); the kit shards none of its collections/m);
