@@ -12,11 +12,17 @@ const { topologyKey } = require('../results/records');
 
 const number = (v) => (v === undefined || v === null ? null : Number(v));
 
-/** Whether the kit can read a server's flow control: a MongoDB replica set (Atlas of that shape too). */
-function readsFlowControl(server) {
-  if (server?.product !== 'MongoDB') return false;
+/**
+ * Why the kit cannot read a server's flow control, or null where it can (a MongoDB replica set,
+ * Atlas of that shape too): a server with no replication has none to engage, and through mongos
+ * each shard's primary keeps its own, which mongos's serverStatus does not hold.
+ */
+function flowControlUnread(server) {
+  if (server?.product !== 'MongoDB') return { engaged: false, why: 'a server without replication has no flow control' };
   const shape = server.atlas?.shape ?? topologyKey(server);
-  return shape === 'replicaSet';
+  if (shape === 'replicaSet') return null;
+  if (shape === 'sharded') return { engaged: null, why: 'through mongos: each shard\'s primary keeps its own flow control, which mongos does not report' };
+  return { engaged: false, why: 'a standalone replicates nothing, so flow control never engages' };
 }
 
 /** A serverStatus answer's flowControl section as numbers, or null where it has none. */
@@ -33,24 +39,33 @@ function flowControlOf(status) {
   };
 }
 
-/** The primary's flow control now, or null where the server has none to read or will not say. */
+/**
+ * The primary's flow control now (flowControlOf's numbers), or where it cannot be read, why:
+ * { engaged, why } (flowControlUnread's, or the refusal of a user without clusterMonitor).
+ */
 async function readFlowControl(client, server) {
-  if (!readsFlowControl(server)) return null;
+  const unread = flowControlUnread(server);
+  if (unread) return unread;
   try {
-    return flowControlOf(await client.db('admin').command({ serverStatus: 1 }, { readPreference: 'primary' }));
-  } catch {
-    return null; // a user without clusterMonitor: the step goes on, said by its record lacking the field
+    return flowControlOf(await client.db('admin').command({ serverStatus: 1 }, { readPreference: 'primary' }))
+      ?? { engaged: null, why: 'serverStatus has no flowControl section (a server before 4.2)' };
+  } catch (err) {
+    return { engaged: null, why: `serverStatus refused (${String(err?.message || err).split('\n')[0]}): flow control not read` };
   }
 }
 
 /**
  * What flow control did between two readings: { engaged (the primary was lagged at either end or
  * became lagged between them), laggedTimes (isLaggedCount's growth), laggedMs, waitedMs (the time
- * writes spent waiting for a ticket, timeAcquiringMicros' growth), enabled, before, after }, or
- * null where either reading is missing.
+ * writes spent waiting for a ticket, timeAcquiringMicros' growth), enabled, before, after };
+ * where a reading could not be made, { engaged (false where it cannot engage, null where not
+ * known), why }; null where either reading is missing.
  */
 function flowControlDuring(before, after) {
   if (!before || !after) return null;
+  // a reading that could not be made: what it says, whichever end it was
+  const unread = [before, after].find((r) => r.why);
+  if (unread) return { engaged: unread.engaged, why: unread.why };
   const grew = (field) => (Number.isFinite(before[field]) && Number.isFinite(after[field]) ? Math.max(0, after[field] - before[field]) : null);
   const laggedTimes = grew('isLaggedCount');
   const laggedMicros = grew('isLaggedTimeMicros');
@@ -71,4 +86,4 @@ function flowControlMark(during) {
   return during?.engaged ? { engaged: true, waitedMs: during.waitedMs, laggedTimes: during.laggedTimes } : null;
 }
 
-module.exports = { readsFlowControl, flowControlOf, readFlowControl, flowControlDuring, flowControlMark };
+module.exports = { flowControlUnread, flowControlOf, readFlowControl, flowControlDuring, flowControlMark };

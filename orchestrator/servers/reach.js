@@ -24,7 +24,9 @@ let resolverWhy = null;
  */
 function systemResolver() {
   try {
-    return require('os-dns-native').withNodeFallback;
+    const { withNodeFallback } = require('os-dns-native');
+    resolverWhy = null;
+    return withNodeFallback;
   } catch (err) {
     resolverWhy = `the system's resolver could not be loaded (${String(err?.message || err).split('\n')[0]}), so Node's alone was asked`;
     debug(resolverWhy);

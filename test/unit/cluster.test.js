@@ -197,6 +197,12 @@ describe('the scripts\' private client held to one mongos', () => {
     assert.deepEqual({ ...shell.writesNote(result) }, { outcome: 'honoured', reason: result.reason, viaMongos: true });
   });
 
+  it('gives the kit\'s round trip the connection the scripts\' timed writes take: one mongos, one connection, retryable writes off', () => {
+    const { scriptConnectionUri } = require('../../orchestrator/run/round-trip');
+    assert.equal(scriptConnectionUri('mongodb://mongos-a:27017,mongos-b:27017/?appName=x&maxPoolSize=20', { viaMongos: true }), 'mongodb://mongos-a:27017/?appName=x&maxPoolSize=1&retryWrites=false');
+    assert.equal(scriptConnectionUri('mongodb://rs-a:27017,rs-b:27017/?replicaSet=rs0', { viaMongos: false }), 'mongodb://rs-a:27017,rs-b:27017/?replicaSet=rs0&maxPoolSize=1&retryWrites=false', 'a replica set: every member, as the driver needs to find the primary');
+  });
+
   it('is a URI the kit\'s driver takes: one host, or srvMaxHosts on a mongodb+srv', () => {
     const { ConnectionString } = require('mongodb-connection-string-url');
     assert.deepEqual(new ConnectionString(context.oneMongos('mongodb://a:1,b:2/?w=1')).hosts, ['a:1']);
