@@ -173,10 +173,14 @@ function clientSettings(client, hello) {
 }
 
 /**
- * How far the server is: the median time of `pings` pings (at least 10), in ms, after one that
- * is not counted (it may still be settling the connection). Every acknowledged operation a
- * script times carries one of these; where it is most of an operation's time, the network, not
- * the server, decided the figure (orchestrator/analysis/network.js). null where a ping fails.
+ * How far the server is through the orchestrator's driver client: the median time of `pings`
+ * pings (at least 10), in ms, after one that is not counted (it may still be settling the
+ * connection). A server the kit started is on this machine's loopback, and this is its record's
+ * roundTripMs; a user's server has its round trip timed again as the scripts see it (in their
+ * shell, on their kind of connection: run/round-trip.js), and this stays beside it
+ * (driverRoundTripMs): a ping through the driver pays the driver's cost per call, may reach
+ * another mongos than the scripts', and through mongos holds no hop to a shard (mongos answers a
+ * ping itself). null where a ping fails.
  */
 async function measureRoundTrip(admin, pings = 11) {
   const n = Math.max(10, pings);
