@@ -14,7 +14,8 @@ const { matches } = require('../results/records');
 const { fieldInfo, spanMs, nameInWords } = require('../results/fields');
 const { minSpanMs } = require('../sizing/planner');
 const { pairedEstimate, singleEstimate, MIN_PAIRS } = require('./estimate');
-const { networkShare, networkReason } = require('./network');
+const { networkOfSides, withNetwork } = require('./network');
+const { flowControlReason } = require('./replication');
 const {
   ruleOf, flatRuleOf, statusOf, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY,
 } = require('./rules');
@@ -380,17 +381,17 @@ function mechanismOf(finding, records) {
 }
 
 /**
- * The network's reason where the server's round trip decided this server's side of a finding:
- * the records of its own selections (a baseline's are not this server's), timed on the deciding
- * clock, one round trip per operation (check.opsField counts them). Null otherwise.
+ * The network's reason where what this server's operations waited for on the network could have
+ * made the figure: each of the check's own selections (a baseline's are not this server's), timed
+ * on the deciding clock, weighed apart (analysis/network.js). Null otherwise.
  */
 function networkOf(check, ctx, own) {
   // a server the kit started listens on this machine's loopback: there a ping's time is the
   // server's own answer, not a distance, and no network decides anything
   if (!ctx.serverRecord || ctx.serverRecord.startedByKit || !check.field) return null;
   const sels = [check.num, check.den, check.grows, check.flat?.where].filter((sel) => sel && !sel.fromServer);
-  const records = own.filter((r) => sels.some((sel) => inSelection(r, sel)));
-  return networkReason(networkShare(ctx.serverRecord, records, { timeField: check.field, opsField: check.opsField || 'ops' }));
+  const sides = sels.map((sel) => ({ label: describeSelection(sel) || null, records: own.filter((r) => inSelection(r, sel)) }));
+  return networkOfSides(ctx.serverRecord, sides, { timeField: check.field, opsField: check.opsField || 'ops' });
 }
 
 /** A side's total as the views show it: { label, value, unit, field }. */
@@ -494,10 +495,12 @@ function judge(finding, ctx) {
   if (parts.missing) decided.reasons.push({ code: 'partner-missing', missing: parts.missing });
   if (parts.source === 'single' && decided.status !== UNTESTABLE && !decided.reasons.some((x) => x.code === 'one-reading') && fieldInfo(c.field).clock) decided.reasons.push({ code: 'one-reading' });
   const tested = [HOLDS, FAILS, INCONCLUSIVE].includes(decided.status);
-  // a server far away: where one round trip is more than half of each operation's time, the
-  // figure measures the distance to the server more than the server, and the verdict says so
-  const network = tested ? networkOf(c, ctx, own) : null;
-  if (network) decided.reasons.push(network);
+  // a server far away (or the hop inside a cluster): where what each operation waited for on the
+  // network is more than half of its time, the network could have made the ratio: inconclusive
+  if (tested) decided = withNetwork(decided, networkOf(c, ctx, own));
+  // flow control throttled the primary's writes during a step the verdict rests on: said
+  const throttled = tested ? flowControlReason(spanRecords) : null;
+  if (throttled) decided.reasons.push(throttled);
   const shared = tested && spanRecords.some((r) => r.otherRuns?.length);
   if (shared) decided.reasons.push({ code: 'shared-machine' });
   if (tested && (parts.duplicated || (ctx.misaligned?.size && spanRecords.some((r) => ctx.misaligned.has(r))))) decided.reasons.push({ code: 'repeats-misaligned' });

@@ -2,6 +2,8 @@
 // Why a verdict reads as it does, as codes carrying their facts (hyperfine's warnings: an enum
 // whose words live in one Display). The analysis attaches reasons; every view says them through
 // reasonWords, and no view matches a sentence to find one.
+const { networkText } = require('./network');
+const { flowControlText } = require('./replication');
 
 const ratioText = (r) => {
   if (!Number.isFinite(r)) return '–';
@@ -35,7 +37,8 @@ const WORDS = {
   'repeats-misaligned': () => 'the repeated runs printed different numbers of lines, so the first run stands alone',
   'partner-missing': (r) => `${r.missing} round(s) had no block of both sides and were left out`,
   'shared-machine': () => 'another run of the kit shared the machine',
-  'network-decided': (r) => `the network, not the server, decided it: the round trip (${msText(r.roundTripMs)}) is ${Math.round(r.share * 100)}% of the time per operation`,
+  'network-decided': networkText,
+  'flow-control': flowControlText,
 };
 
 /** The words of one reason. */

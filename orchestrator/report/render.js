@@ -17,7 +17,7 @@ const { markdownText } = require('./escape');
 const md = markdownText;
 const { writeHtmlReport } = require('./html');
 const { verdictsMarkdown } = require('./verdicts-markdown');
-const { serverKind, topologyKey, topologyWords } = require('../results/records');
+const { serverKind, throughMongos, topologyKey, topologyWords } = require('../results/records');
 const { buildReportModel } = require('./model');
 const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
@@ -55,10 +55,19 @@ function describeRun(run, servers) {
   return lines.join('\n');
 }
 
+/** A read preference in words: its mode, its tags, its staleness bound. */
+function readPreferenceText(rp) {
+  const tags = (rp.tags || []).map((t) => `{${Object.entries(t).map(([k, v]) => `${k}: ${v}`).join(', ')}}`);
+  return [rp.mode, tags.length ? `tags ${tags.join(' then ')}` : null, rp.maxStalenessSeconds ? `at most ${rp.maxStalenessSeconds} s stale` : null]
+    .filter(Boolean).map(markdownText).join(', ');
+}
+
 /**
  * A MongoDB server's deployment in words, for the run's description: its topology; the default
- * write concern, beside the one every timed write names; on a mongos, where the collections
- * live; the allocator setting. (The round trip is in the servers' table.)
+ * write and read concerns, beside the write concern every timed write names; whether the
+ * acknowledged writes were retryable; the read preference every read took; on a mongos, where
+ * the collections live and the hop inside the cluster; the allocator setting. (The round trip is
+ * in the servers' table.)
  */
 function deploymentText(s) {
   const parts = [markdownText(topologyWords(s))];
@@ -71,8 +80,22 @@ function deploymentText(s) {
       ? `${names}; every write the scripts time names its own w:0 or w:1, as the article's client did (each record's writeConcern), so the default reaches only their untimed writes`
       : `${names}, and so did the writes of this run's scripts that named none (trade-candles' loads, many-keys' inserts), whatever their records' writeConcern says`);
   }
-  if (topologyKey(s) === 'sharded' || s.atlas?.shape === 'sharded') {
+  // on one server there is nothing to retry elsewhere and no other member to read from
+  const replicated = topologyKey(s) !== 'standalone';
+  if (replicated && s.defaultReadConcern?.level) parts.push(`a read that names no read concern reads ${markdownText(s.defaultReadConcern.level)}`);
+  if (replicated && typeof s.retryableWrites === 'boolean') {
+    parts.push(s.retryableWrites
+      ? 'retryable writes on (the URI\'s retryWrites): the writes the scripts time against an unacknowledged side run on connections without them, as the articles\' clients had none; the other acknowledged writes (loads, many-keys\' inserts) carry a transaction number on both sides alike (each record\'s retryableWrites)'
+      : 'no retryable writes');
+  }
+  if (s.readPreference?.mode && (replicated || s.readPreference.mode !== 'primary')) {
+    parts.push(`every read with read preference ${readPreferenceText(s.readPreference)} (${markdownText(s.readPreference.source ?? 'the URI')}): the timed reads, the kit's sizes and counts, and the figures read beside the reads; the figures of the writes are the primary's${s.readPreference.mode === 'primary' ? '' : ', and where the reads go elsewhere the server\'s own time on the written collections is not read'}`);
+  }
+  if (throughMongos(s)) {
     parts.push('the kit shards none of its collections, as the articles had none: each lives whole on its database\'s primary shard, so every figure is that one shard\'s, through mongos');
+    parts.push(Number.isFinite(s.hopMs)
+      ? `every operation through mongos waits for the hop from mongos to the shard, ${formatValue(s.hopMs)} ms, w:0 writes too (w:1 from mongos to the shards), which the round trip to mongos does not hold`
+      : 'the hop from mongos to the shard, which every operation through mongos waits for (w:0 writes too), was not measured');
   }
   if (s.allocator?.GLIBC_TUNABLES) parts.push(`started with GLIBC_TUNABLES=${markdownText(s.allocator.GLIBC_TUNABLES)}`);
   return parts.join('; ');

@@ -48,6 +48,11 @@ function topologyKey(server) {
   return topology ? topology : null;
 }
 
+/** Whether a server's operations went through mongos: a sharded cluster, or Atlas of that shape. */
+function throughMongos(server) {
+  return topologyKey(server) === 'sharded' || server?.atlas?.shape === 'sharded';
+}
+
 /** The topology in words: the record's own (topologyText), or what an older record held. */
 function topologyWords(server) {
   if (server?.topologyText) return String(server.topologyText);
@@ -113,5 +118,5 @@ function stripTimings(value, bytesDependOnTime) {
 }
 
 module.exports = {
-  matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD, TOPOLOGY_KEYS, topologyKey, topologyWords,
+  matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD, TOPOLOGY_KEYS, topologyKey, throughMongos, topologyWords,
 };

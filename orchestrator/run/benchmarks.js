@@ -15,7 +15,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { startServer, describeServer } = require('../servers/start');
-const { reachingClient } = require('../servers/reach');
+const { connectReaching } = require('../servers/reach');
 const { ResultsLog } = require('../results/writer');
 const { RESULTS_FILE } = require('../results/reader');
 const { serverKind } = require('../results/records');
@@ -37,6 +37,8 @@ const { planLines } = require('../sizing/describe');
 const { ResumeMismatchError, DiskWriteError, ServerDiedError } = require('../errors');
 const { SHELLS } = require('./shells');
 const { bounded } = require('./settle');
+const { scriptRoundTrip } = require('./round-trip');
+const { unknownTierLine } = require('../servers/atlas');
 
 /** Puts what the shell adds per operation on this server into the results, for every report; returns the record. */
 async function calibrate({ server, client, options, results, progress, logDir, config }) {
@@ -89,7 +91,7 @@ async function prepareServer({ spec, options, results, progress, logDir, config,
   }
   let client;
   try {
-    client = await reachingClient(server.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
+    client = await connectReaching(server.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
   } catch (err) {
     // a mongodb+srv name that no resolver knows now: said as a start that failed
     await server.stop();
@@ -101,6 +103,18 @@ async function prepareServer({ spec, options, results, progress, logDir, config,
   try {
     const info = await describeServer(client, server, { pings: config.roundTripPings });
     Object.assign(server, info);
+    // a user's server: the round trip the scripts see, timed in their shell on their kind of
+    // connection (through mongos, one mongos, and the hop inside the cluster)
+    if (!server.started) {
+      Object.assign(info, await scriptRoundTrip({
+        server, shell: options.shell, lean: options.lean, pings: config.roundTripPings, database: config.databases.lease,
+        logFile: path.join(logDir, safeFileName(`${server.name}-round-trip.log`)),
+      }));
+      Object.assign(server, info);
+      if (info.roundTripNote) options.log(`${server.name}: ${info.roundTripNote}`);
+    }
+    const tierLine = unknownTierLine(server.name, info.atlas);
+    if (tierLine) options.log(tierLine);
     results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...info, ...extra });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);
     ready.kind = serverKind({ ...info, spec: server.spec });

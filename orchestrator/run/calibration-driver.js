@@ -4,13 +4,12 @@
 // that it pays what a shell's process pays (a fresh JIT, its own GC) and its CPU time is its own.
 // Prints the same line: {"scenario":"harness","ops","totalMs":{type: ms},"cpuUs":{type: µs}}.
 // usage: node calibration-driver.js '{"OPS":200,"WARMUP":50,"DB_NAME":"classics_calibration"}'
-const { reachingClient } = require('../servers/reach');
+const { connectReaching } = require('../servers/reach');
 const { SHELL_URI_VARIABLE } = require('../config');
 const { timeCalls, runLoopProgram } = require('./calibration-loop');
 
 async function main({ OPS, WARMUP, DB_NAME }) {
-  const client = await reachingClient(process.env[SHELL_URI_VARIABLE]);
-  await client.connect();
+  const client = await connectReaching(process.env[SHELL_URI_VARIABLE]);
   try {
     const db = client.db(DB_NAME);
     const ops = db.collection('ops');

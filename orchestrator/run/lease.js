@@ -15,7 +15,7 @@ const { ServerBusyError, UsageError } = require('../errors');
 const { KIT_DATABASES, DB_PREFIX } = require('../config');
 const { isRefused, refusalText } = require('./ownership');
 const { isTierRefusal } = require('../servers/atlas');
-const { reachingClient } = require('../servers/reach');
+const { connectReaching } = require('../servers/reach');
 
 const LEASE_DB = KIT_DATABASES.lease;
 const TTL_MS = 30000;
@@ -100,7 +100,7 @@ async function leaseUserServers(specs, { runId, serverSelectionTimeoutMs }) {
   };
   try {
     for (const spec of specs.filter((s) => s.kind === 'uri')) {
-      const client = await reachingClient(spec.uri, { serverSelectionTimeoutMS: serverSelectionTimeoutMs });
+      const client = await connectReaching(spec.uri, { serverSelectionTimeoutMS: serverSelectionTimeoutMs });
       try {
         held.push({ client, lease: await acquireLease(client, { serverName: spec.name, runId }) });
       } catch (err) {

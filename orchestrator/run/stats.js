@@ -6,8 +6,33 @@
 // scripts, around their timed loops (their server time block), so it holds those loops alone.
 const { isRefused, refusalText } = require('./ownership');
 
-// The primary, whatever the URI's read preference: the writes and the up-to-date files are there.
-const PRIMARY = { readPreference: 'primary' };
+// The run's read preference is its URI's (primary unless the user named another), and the kit's
+// reads of a collection take it as the scripts' reads do: its client's, which the driver parsed
+// from the same URI. A command names it (a command goes to the primary unless it names one).
+const { ReadPreference } = require('mongodb');
+
+/**
+ * The options every read of a step's stats takes, and how to end them: { options, end() }. On
+ * the primary, the read preference alone. On another member, a causally consistent session
+ * whose time is first the primary's (a read there returns its operationTime, past every write of
+ * the step), so that the member's reads wait until it has applied them (afterClusterTime, which
+ * the driver adds to a read in such a session): a lagging member's count is not short. Where the
+ * server will not take a session (FerretDB), the read preference alone, and say() says so.
+ */
+async function statsReads(client, db, { probe = 'kit', say = () => {} } = {}) {
+  const readPreference = db.readPreference ?? ReadPreference.primary;
+  if (readPreference.mode === ReadPreference.PRIMARY) return { options: { readPreference }, end: () => {} };
+  let session = null;
+  try {
+    session = client.startSession({ causalConsistency: true });
+    await db.collection(probe).findOne({}, { session, readPreference: ReadPreference.primary, projection: { _id: 1 } });
+    return { options: { readPreference, session }, end: () => session.endSession().catch(() => {}) };
+  } catch (err) {
+    await session?.endSession().catch(() => {});
+    say(`the sizes are read with read preference ${readPreference.mode} without waiting for that member to catch up (${err.message.split('\n')[0]})`);
+    return { options: { readPreference }, end: () => {} };
+  }
+}
 
 /**
  * A collection's storage stats in one shape, whatever answered: { whole (the collection's
@@ -19,17 +44,17 @@ const PRIMARY = { readPreference: 'primary' };
  * shard, each naming it, without `sharded` (SERVER-78732): the shards' own figures are kept, and
  * the sums the server did not make are made here.
  */
-async function rawStats(db, name) {
+async function rawStats(db, name, reads = {}) {
   let err;
   try {
-    const raw = await db.command({ collStats: name });
+    const raw = await db.command({ collStats: name }, reads);
     if (!raw.shards || typeof raw.shards !== 'object') return { whole: raw, shards: null };
     return { whole: raw, shards: raw.shards, sharded: raw.sharded === true, primaryShard: raw.primary ?? null };
   } catch (e) {
     err = e;
   }
   // collStats is deprecated since MongoDB 6.2; $collStats carries the same storageStats.
-  const docs = await db.collection(name).aggregate([{ $collStats: { storageStats: {} } }], PRIMARY).toArray();
+  const docs = await db.collection(name).aggregate([{ $collStats: { storageStats: {} } }], reads).toArray();
   if (!docs.length) throw err;
   return fromCollStatsStage(docs);
 }
@@ -44,7 +69,12 @@ function fromCollStatsStage(docs) {
 
 const SUMMED = ['count', 'size', 'storageSize', 'totalIndexSize', 'freeStorageSize'];
 
-/** The shards' figures as one collection's: counts and bytes summed, the mean size weighted, nindexes the most any shard has. */
+/**
+ * The shards' figures as one collection's, as mongos's collStats makes them: counts and bytes
+ * summed; the mean size each shard's (an integer: a mongod's avgObjSize is its size divided by
+ * its count, rounded down) times its count, over the summed count (cluster_coll_stats_cmd.cpp);
+ * nindexes the most any shard has.
+ */
 function sumShards(shards) {
   const per = Object.values(shards);
   const whole = {};
@@ -52,7 +82,12 @@ function sumShards(shards) {
     const values = per.map((s) => s[field]).filter((v) => v !== undefined && v !== null).map(Number);
     if (values.length) whole[field] = values.reduce((a, b) => a + b, 0);
   }
-  if (whole.count > 0 && Number.isFinite(whole.size)) whole.avgObjSize = whole.size / whole.count;
+  const counted = per.filter((s) => Number(s.count) > 0);
+  if (whole.count > 0 && counted.length && counted.every((s) => Number.isFinite(Number(s.avgObjSize)))) {
+    whole.avgObjSize = counted.reduce((n, s) => n + Number(s.avgObjSize) * Number(s.count), 0) / whole.count;
+  } else if (whole.count > 0 && Number.isFinite(whole.size)) {
+    whole.avgObjSize = whole.size / whole.count;
+  }
   const nindexes = per.map((s) => s.nindexes).filter(Number.isFinite);
   if (nindexes.length) whole.nindexes = Math.max(...nindexes);
   const first = per[0] || {};
@@ -110,25 +145,29 @@ function shardFigures(shards) {
 const MISSING = Object.freeze({ count: 0, size: 0, storageSize: 0, totalIndexSize: 0, nindexes: 0 });
 
 /**
- * A collection's stats and exact count. `exists: false` (from collectionExists) answers without
- * asking the server; `say` gets one line where the server refuses a read.
+ * A collection's stats and exact count, read with the run's read preference (reads: statsReads'
+ * options; without, the database's own). `exists: false` (from collectionExists) answers without
+ * asking the server; `say` gets one line where the server refuses a read. The count is read first:
+ * on a member that lags, a causal session's read waits for it to catch up, and the stats after it
+ * are of a member that has the step's writes.
  */
-async function readCollectionStats(db, name, { exists = null, say = () => {} } = {}) {
+async function readCollectionStats(db, name, { exists = null, say = () => {}, reads = null } = {}) {
   if (exists === false) return { ...MISSING };
-  let raw = null;
-  try {
-    raw = await rawStats(db, name);
-  } catch (err) {
-    if (!isRefused(err)) throw err;
-    say(`the server refused collStats (${refusalText(err)}): sizes are not recorded`);
-  }
+  reads ??= { readPreference: db.readPreference };
   let count;
   try {
     // stats().count is -1 on FerretDB's PostgreSQL backend until the table is analyzed.
-    count = await db.collection(name).countDocuments({}, PRIMARY);
+    count = await db.collection(name).countDocuments({}, reads);
   } catch (err) {
     if (!isRefused(err)) throw err;
     say(`the server refused a count (${refusalText(err)}): counts are not checked`);
+  }
+  let raw = null;
+  try {
+    raw = await rawStats(db, name, reads);
+  } catch (err) {
+    if (!isRefused(err)) throw err;
+    say(`the server refused collStats (${refusalText(err)}): sizes are not recorded`);
   }
   const whole = raw?.whole;
   return {
@@ -193,9 +232,10 @@ async function settleSizes(client, policy) {
  * Whether a collection exists (null where the server will not say), so that the stats of one a
  * step dropped are given without asking: FerretDB refuses collStats on a missing collection.
  */
-async function collectionExists(db, name) {
+async function collectionExists(db, name, reads = null) {
+  reads ??= { readPreference: db.readPreference };
   try {
-    const infos = await db.listCollections({ name }, { ...PRIMARY, nameOnly: true }).toArray();
+    const infos = await db.listCollections({ name }, { ...reads, nameOnly: true }).toArray();
     return infos.some((c) => c.name === name);
   } catch {
     return null;
@@ -203,5 +243,5 @@ async function collectionExists(db, name) {
 }
 
 module.exports = {
-  readCollectionStats, collectionExists, checkpointPolicy, settleSizes, STATS_FIELDS, rawStats, engineFields, sumShards,
+  readCollectionStats, collectionExists, statsReads, checkpointPolicy, settleSizes, STATS_FIELDS, rawStats, engineFields, sumShards,
 };

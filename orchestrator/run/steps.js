@@ -8,12 +8,13 @@ const path = require('node:path');
 const { runShellScript, combineCalls } = require('./shells');
 const { DiskWriteError, ServerDiedError } = require('../errors');
 const { otherRuns } = require('./run-state');
-const { readCollectionStats, collectionExists, checkpointPolicy, settleSizes } = require('./stats');
+const { readCollectionStats, collectionExists, statsReads, checkpointPolicy, settleSizes } = require('./stats');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
 const { resumePoint } = require('./resume');
 const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
 const { DEFAULT_ROUNDS } = require('../sizing/planner');
+const { readFlowControl, flowControlDuring, flowControlMark } = require('./flow-control');
 
 /** The 1-minute load average, as recorded beside each step. */
 const loadNow = () => Number(os.loadavg()[0].toFixed(2));
@@ -150,12 +151,18 @@ async function readStepStats({ scenario, client, db, server, say }) {
   const policy = checkpointPolicy(server);
   const sizesAt = await settleSizes(client, policy);
   const stats = {};
-  for (const collection of scenario.collections) {
-    const exists = await collectionExists(db, collection);
-    stats[collection] = {
-      ...(await readCollectionStats(db, collection, { exists, say })), ...(sizesAt ? { sizesAt } : {}),
-      ...(policy === 'estimate' ? { sizesEstimated: true } : {}),
-    };
+  // with the run's read preference, as the scripts read (run/stats.js statsReads)
+  const reads = await statsReads(client, db, { probe: scenario.collections[0], say });
+  try {
+    for (const collection of scenario.collections) {
+      const exists = await collectionExists(db, collection, reads.options);
+      stats[collection] = {
+        ...(await readCollectionStats(db, collection, { exists, say, reads: reads.options })), ...(sizesAt ? { sizesAt } : {}),
+        ...(policy === 'estimate' ? { sizesEstimated: true } : {}),
+      };
+    }
+  } finally {
+    await reads.end();
   }
   return stats;
 }
@@ -179,6 +186,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
       progress.startStep(label);
       const othersBefore = config.stateDir ? otherRuns(config.stateDir) : [];
       const loadBefore = loadNow();
+      // a replica set's flow control before and after the step: whether it throttled the writes
+      const flowBefore = await readFlowControl(client, server);
       const stepStarted = Date.now();
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}${repetition ? `-r${repetition.repeat}` : ''}-${step.name}${pass ? `-${pass}` : ''}.log`));
       try {
@@ -189,6 +198,12 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
+        const flowControl = flowControlDuring(flowBefore, await readFlowControl(client, server));
+        const throttled = flowControlMark(flowControl);
+        // a line that names its writes' concern but not whether they were retryable wrote through
+        // the shell's own connection, the URI's: the server record says whether it retried them
+        const retryable = (m) => (m.writeConcern !== undefined && m.retryableWrites === undefined && typeof server.retryableWrites === 'boolean'
+          ? { retryableWrites: server.retryableWrites } : {});
         let stats = {};
         if (step.stats !== false) stats = await readStepStats({ scenario, client, db, server, say });
         // another run of the kit on this machine at either end of the timed step: its numbers
@@ -201,13 +216,15 @@ async function runScenario({ scenario, server, client, plan, options, results, p
           // the lines the article's tables print; stats and counts belong to the whole step's lines
           if (Number.isInteger(m.round)) {
             results.append({
-              type: 'block', ...m, scenario: scenario.name, server: server.name, step: step.name, pass,
+              type: 'block', ...m, ...retryable(m), scenario: scenario.name, server: server.name, step: step.name, pass,
               ...(others.length ? { otherRuns: others } : {}), ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
+              ...(throttled ? { flowControl: throttled } : {}),
             });
             continue;
           }
-          const record = { type: 'measurement', ...m, scenario: scenario.name, server: server.name, step: step.name, pass };
+          const record = { type: 'measurement', ...m, ...retryable(m), scenario: scenario.name, server: server.name, step: step.name, pass };
           if (others.length) record.otherRuns = others;
+          if (throttled) record.flowControl = throttled;
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
           if (m.collection && stats[m.collection]) {
             Object.assign(record, stats[m.collection]);
@@ -223,7 +240,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         // which client path (the kit's shell's lean path or the driver) took the script's calls
         results.append({
           type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs,
-          ...(calls ? { calls } : {}), ...share,
+          ...(calls ? { calls } : {}), ...share, ...(flowControl ? { flowControl } : {}),
           ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
         });
         progress.endStep('done');

@@ -1,12 +1,15 @@
 'use strict';
 // Atlas, and the tier it runs on. Atlas is known as mongosh knows it: by an answer to the
 // atlasVersion command (mongosh's service provider, getConnectionInfo), or by a host name under
-// mongodb.net (mongodb-build-info's isAtlas). The shared tiers, M0 and Flex, run behind a proxy
-// that answers a command they do not allow with code 8000 (AtlasError) and "<command> is not
-// allowed or the syntax is incorrect" (Atlas's "Unsupported Commands in Atlas"), where a
-// dedicated cluster (M10 and larger) gives the command to any user with the privilege and
-// answers others Unauthorized (13). That refusal is the only place the server says its tier:
-// it never names M0, Flex or M30, so the record says "M0 or Flex" or "M10 or larger".
+// mongodb.net (mongodb-build-info's isAtlas). The shared tiers run behind a proxy that answers a
+// command they do not allow with code 8000 (AtlasError) and "<command> is not allowed or the
+// syntax is incorrect" (Atlas's "Unsupported Commands in Atlas": M0 and Flex today, and the
+// shared M2 and M5 the same page named before Flex replaced them), where a dedicated cluster (M10
+// and larger) gives the command to any user with the privilege and answers others Unauthorized
+// (13). That refusal is the only place the server says its tier: it never names M0, Flex or M30,
+// so the record names the tier as the probe can know it, shared or dedicated; where the answer is
+// neither (a retired Serverless instance, whose limits that page never listed, a network error),
+// the record says the tier is not known and one line says so before the scenarios run.
 const { ConnectionString } = require('mongodb-connection-string-url');
 
 /** mongodb-build-info's ATLAS_REGEX (the host names Atlas gives its clusters). */
@@ -36,13 +39,15 @@ function isTierRefusal(err) {
   return /is not allowed or the syntax is incorrect|CMD_NOT_ALLOWED|not allowed in this atlas tier/i.test(message);
 }
 
-/** The tiers whose figures would be the throttle's: shared (M0) and Flex. */
-const THROTTLED = 'M0 or Flex';
+/** The tiers whose figures would be the throttle's: the shared ones, which the probe cannot tell apart. */
+const THROTTLED = 'shared tier (M0 or Flex; the retired M2 and M5 alike)';
+/** The tiers that give getParameter to a user with the privilege. */
+const DEDICATED = 'dedicated tier (M10 or larger)';
 
 /**
  * What the server says of its Atlas deployment, or null where it is not Atlas:
- * { version (atlasVersion's, or null), tier ('M0 or Flex', 'M10 or larger', or null where the
- * server did not say), throttled (true, false, or null), evidence (the answer the tier was read
+ * { version (atlasVersion's, or null), tier (THROTTLED, DEDICATED, or null where the server's
+ * answer was neither), throttled (true, false, or null), evidence (the answer the tier was read
  * from) }. getParameter featureCompatibilityVersion is the probe: M0 and Flex allow getParameter
  * only for authSchemaVersion and authenticationMechanisms.
  */
@@ -55,12 +60,12 @@ async function describeAtlas(admin, uri) {
   if (!version && !isAtlasUri(uri)) return null;
   try {
     await admin.command({ getParameter: 1, featureCompatibilityVersion: 1 });
-    return { version, tier: 'M10 or larger', throttled: false, evidence: 'getParameter featureCompatibilityVersion answered' };
+    return { version, tier: DEDICATED, throttled: false, evidence: 'getParameter featureCompatibilityVersion answered' };
   } catch (err) {
     const said = String(err?.message || err).split('\n')[0];
     if (isTierRefusal(err)) return { version, tier: THROTTLED, throttled: true, evidence: `getParameter: ${said}` };
     if (err?.code === 13 || err?.codeName === 'Unauthorized') {
-      return { version, tier: 'M10 or larger', throttled: false, evidence: 'getParameter refused for want of a privilege (Unauthorized), which only a dedicated cluster answers' };
+      return { version, tier: DEDICATED, throttled: false, evidence: 'getParameter refused for want of a privilege (Unauthorized), which only a dedicated cluster answers' };
     }
     return { version, tier: null, throttled: null, evidence: `getParameter: ${said}` };
   }
@@ -73,7 +78,19 @@ async function describeAtlas(admin, uri) {
  */
 function throttledTierLine(name, atlas) {
   if (!atlas?.throttled) return null;
-  return `server '${name}' is an Atlas ${atlas.tier} cluster (${atlas.evidence}): these tiers ration operations per second, cap storage at 512 MB and cut serverStatus down, so every figure would be the ration's, not the server's; run the kit on an M10 or larger cluster`;
+  return `server '${name}' is on an Atlas ${atlas.tier} (${atlas.evidence}): these tiers ration operations per second, cap storage at 512 MB and cut serverStatus down, so every figure would be the ration's, not the server's; run the kit on an M10 or larger cluster`;
 }
 
-module.exports = { isAtlasUri, isTierRefusal, describeAtlas, throttledTierLine, THROTTLED, ATLAS_HOST };
+/**
+ * The one line that says Atlas did not tell its tier, or null: the probe got an answer that is
+ * neither a shared tier's refusal nor a dedicated cluster's (a network error, another code). The
+ * server is measured, as a dedicated cluster would be; the line says what that assumes.
+ */
+function unknownTierLine(name, atlas) {
+  if (!atlas || atlas.tier !== null) return null;
+  return `server '${name}' is on Atlas but did not say its tier (${atlas.evidence}): it is measured as a dedicated cluster; were it a shared tier (M0, Flex), every figure would be the ration's, not the server's`;
+}
+
+module.exports = {
+  isAtlasUri, isTierRefusal, describeAtlas, throttledTierLine, unknownTierLine, THROTTLED, DEDICATED, ATLAS_HOST,
+};

@@ -52,45 +52,135 @@ function topologyOf(hello) {
   return 'standalone';
 }
 
+const delayed = (member) => Number(member.secondaryDelaySecs ?? member.slaveDelay ?? 0) > 0;
+
+/**
+ * The members of a replica set, as many as the server will say: replSetGetConfig lists them all,
+ * each with its settings (clusterMonitor may read it); where that is refused, hello lists the
+ * electable members (hosts), the other data-bearing ones (passives: priority 0) and the arbiters,
+ * and a hidden or delayed member in none of them ("hello", MongoDB manual, replica sets;
+ * TopologyCoordinator::fillHelloForReplSet, src/mongo/db/repl/topology_coordinator.cpp, skips
+ * a member that isHidden() or has a secondary delay). Returns { count, dataBearing, arbiters,
+ * hidden, passive, delayed (hidden and delayed null where not known), from }.
+ */
+async function replicaSetMembers(admin, hello) {
+  try {
+    const members = (await admin.command({ replSetGetConfig: 1 }))?.config?.members;
+    if (Array.isArray(members) && members.length) {
+      const dataBearing = members.filter((m) => !m.arbiterOnly);
+      return {
+        count: members.length,
+        dataBearing: dataBearing.length,
+        arbiters: members.length - dataBearing.length,
+        hidden: dataBearing.filter((m) => m.hidden).length,
+        passive: dataBearing.filter((m) => !m.hidden && !delayed(m) && Number(m.priority) === 0).length,
+        delayed: dataBearing.filter(delayed).length,
+        from: 'replSetGetConfig',
+      };
+    }
+  } catch { /* not allowed: hello says what it can */ }
+  const list = (field) => (Array.isArray(hello?.[field]) ? hello[field].length : 0);
+  const listed = Math.max(1, list('hosts') + list('passives'));
+  return {
+    count: listed + list('arbiters'),
+    dataBearing: listed,
+    arbiters: list('arbiters'),
+    hidden: null,
+    passive: list('passives'),
+    delayed: null,
+    from: 'hello (a hidden or delayed member is listed nowhere in it)',
+  };
+}
+
+/** "3 members: 1 arbiter, 1 hidden": how many, and those that are not ordinary data-bearing members. */
+function membersText(members) {
+  const n = members.count;
+  const kinds = [
+    members.arbiters ? `${members.arbiters} arbiter${members.arbiters === 1 ? '' : 's'}` : null,
+    members.hidden ? `${members.hidden} hidden` : null,
+    members.passive ? `${members.passive} passive` : null,
+    members.delayed ? `${members.delayed} delayed` : null,
+  ].filter(Boolean);
+  const unknown = members.hidden === null ? '; hidden and delayed ones not counted' : '';
+  return `${n} member${n === 1 ? '' : 's'}${kinds.length ? `: ${kinds.join(', ')}` : ''}${unknown}`;
+}
+
 /**
  * The topology in words, as summary.md and the server's name say it: "standalone", "replica set
- * (N members)" (N counts the members the hello lists: hosts), "sharded cluster (mongos)", each
- * after "Atlas <tier>, " on Atlas.
+ * (N members...)" (members as replicaSetMembers counted them; without, the hello's hosts),
+ * "sharded cluster (mongos)", each after "Atlas <tier>, " on Atlas.
  */
-function topologyText(hello, atlas = null) {
+function topologyText(hello, atlas = null, members = null) {
   let shape = 'standalone';
   if (hello?.msg === 'isdbgrid') shape = 'sharded cluster (mongos)';
   else if (hello?.setName) {
-    const members = Array.isArray(hello.hosts) ? hello.hosts.length : 1;
-    shape = `replica set (${members} member${members === 1 ? '' : 's'})`;
+    const counted = members ?? { count: Array.isArray(hello.hosts) ? hello.hosts.length : 1, hidden: 0 };
+    shape = `replica set (${membersText(counted)})`;
   }
   return atlas ? `Atlas${atlas.tier ? ` ${atlas.tier}` : ''}, ${shape}` : shape;
 }
 
 /**
- * The write concern a write that names none gets (getDefaultRWConcern, 4.4 and later; a mongos
- * answers it for the whole cluster): on a replica set or a sharded cluster of 5.0 and later,
- * w:majority unless someone set another (`source`: implicit or global). On one member a majority
- * is that member, but a majority write waits for the journal (writeConcernMajorityJournalDefault),
- * which a standalone's w:1 does not. null where the server does not say (a standalone refuses
- * the command: no default other than w:1 there). The scripts name the write concern of every
- * write they time, so this default reaches only their untimed writes.
+ * The read and write concerns an operation that names none gets (getDefaultRWConcern, 4.4 and
+ * later; a mongos answers it for the whole cluster): { defaultWriteConcern, defaultReadConcern },
+ * each with its source (implicit, or global where someone set it). On a replica set or a sharded
+ * cluster of 5.0 and later the write concern is w:majority (w:1 where arbiters leave too few
+ * data-bearing voters), and the read concern "local" ("Default MongoDB Read Concerns/Write
+ * Concerns", MongoDB manual). On one member a majority is that member, but a majority write waits
+ * for the journal (writeConcernMajorityJournalDefault), which a standalone's w:1 does not. A
+ * server without replication (a standalone, FerretDB) refuses the command: there a write is
+ * acknowledged once applied (w:1) and a read is local, said with the refusal. The scripts name
+ * the write concern of every write they time, so this default reaches only their untimed writes.
  */
-async function defaultWriteConcern(admin) {
+async function defaultConcerns(admin) {
   try {
     const answer = await admin.command({ getDefaultRWConcern: 1 });
-    if (!answer?.defaultWriteConcern) return null;
-    return { ...answer.defaultWriteConcern, source: answer.defaultWriteConcernSource || null };
-  } catch {
-    return null;
+    return {
+      defaultWriteConcern: answer?.defaultWriteConcern ? { ...answer.defaultWriteConcern, source: answer.defaultWriteConcernSource || null } : null,
+      defaultReadConcern: answer?.defaultReadConcern ? { ...answer.defaultReadConcern, source: answer.defaultReadConcernSource || null } : null,
+    };
+  } catch (err) {
+    const source = `no replication (getDefaultRWConcern: ${String(err?.message || err).split('\n')[0]})`;
+    return { defaultWriteConcern: { w: 1, source }, defaultReadConcern: { level: 'local', source } };
   }
 }
 
 /**
- * How far the server is: the median time of `pings` pings (at least 10), in ms, after one that
- * is not counted (it may still be settling the connection). Every acknowledged operation a
- * script times carries one of these; where it is most of an operation's time, the network, not
- * the server, decided the figure (orchestrator/analysis/network.js). null where a ping fails.
+ * What the kit's clients (and the scripts, given the same URI) do that changes what is measured:
+ * { retryWrites (the URI's; the driver's default is true), retryableWrites (whether this server
+ * takes them: a replica set or a mongos with sessions, as the driver's supportsRetryableWrites
+ * asks), readPreference ({ mode, tags, maxStalenessSeconds, source: the URI or the default }) }.
+ * An acknowledged retryable write carries a txnNumber, and the server records each in
+ * config.transactions; "writes with write concern 0 are not retryable" ("Retryable Writes",
+ * MongoDB manual), so only an acknowledged side would pay: the scripts' own connections for their
+ * timed writes turn them off (the unacknowledged writes block), and each record says so.
+ */
+function clientSettings(client, hello) {
+  const retryWrites = client?.options?.retryWrites !== false;
+  const rp = client?.readPreference;
+  const tags = (rp?.tags || []).filter((t) => t && Object.keys(t).length).map((t) => ({ ...t }));
+  const named = /[?&]readPreference=/i.test(String(client?.s?.url ?? ''));
+  return {
+    retryWrites,
+    retryableWrites: retryWrites && topologyOf(hello) !== 'standalone' && hello?.logicalSessionTimeoutMinutes != null,
+    readPreference: {
+      mode: rp?.mode || 'primary',
+      ...(tags.length ? { tags } : {}),
+      ...(Number.isFinite(rp?.maxStalenessSeconds) && rp.maxStalenessSeconds > 0 ? { maxStalenessSeconds: rp.maxStalenessSeconds } : {}),
+      source: named ? 'the URI' : 'the default',
+    },
+  };
+}
+
+/**
+ * How far the server is through the orchestrator's driver client: the median time of `pings`
+ * pings (at least 10), in ms, after one that is not counted (it may still be settling the
+ * connection). A server the kit started is on this machine's loopback, and this is its record's
+ * roundTripMs; a user's server has its round trip timed again as the scripts see it (in their
+ * shell, on their kind of connection: run/round-trip.js), and this stays beside it
+ * (driverRoundTripMs): a ping through the driver pays the driver's cost per call, may reach
+ * another mongos than the scripts', and through mongos holds no hop to a shard (mongos answers a
+ * ping itself). null where a ping fails.
  */
 async function measureRoundTrip(admin, pings = 11) {
   const n = Math.max(10, pings);
@@ -137,26 +227,28 @@ async function mongodStartupWarnings(admin) {
 /**
  * The deployment facts of a server for its record: `topology` (a key: standalone, replicaSet,
  * sharded, or atlas with `atlas`: its tier where the server says it) and `topologyText` (the
- * same in words); where a replica set or a mongos makes it mean something, the default write
- * concern; on a mongos, that the kit shards none of its collections (they live whole on their
- * database's primary shard, as the articles' single servers held them); the allocator setting
- * the kit started mongod with (server.allocator, from the launcher).
+ * same in words); a replica set's members, hidden, passive and arbiters counted; the default
+ * read and write concerns; on a mongos, that the kit shards none of its collections (they live
+ * whole on their database's primary shard, as the articles' single servers held them); the
+ * allocator setting the kit started mongod with (server.allocator, from the launcher).
  * @param atlas what describeAtlas said (servers/atlas.js), or null where the server is not Atlas
  */
 async function describeDeployment(admin, hello, server = {}, atlas = null) {
   const shape = topologyOf(hello);
-  const facts = { topology: atlas ? 'atlas' : shape, topologyText: topologyText(hello, atlas) };
+  const members = shape === 'replicaSet' ? await replicaSetMembers(admin, hello) : null;
+  const facts = { topology: atlas ? 'atlas' : shape, topologyText: topologyText(hello, atlas, members) };
   if (atlas) facts.atlas = { ...atlas, shape };
   if (hello?.setName) facts.replicaSet = hello.setName;
-  if (shape !== 'standalone') {
-    const wc = await defaultWriteConcern(admin);
-    if (wc) facts.defaultWriteConcern = wc;
-  }
+  if (members) facts.members = members;
+  const concerns = await defaultConcerns(admin);
+  if (concerns.defaultWriteConcern) facts.defaultWriteConcern = concerns.defaultWriteConcern;
+  if (concerns.defaultReadConcern) facts.defaultReadConcern = concerns.defaultReadConcern;
   if (shape === 'sharded') facts.collectionsSharded = false;
   if (server.allocator) facts.allocator = server.allocator;
   return facts;
 }
 
 module.exports = {
-  RSEQ_OFF, allocatorEnvironment, runtimeGlibc, topologyOf, topologyText, defaultWriteConcern, measureRoundTrip, warningText, mongodStartupWarnings, describeDeployment,
+  RSEQ_OFF, allocatorEnvironment, runtimeGlibc, topologyOf, topologyText, replicaSetMembers, membersText, defaultConcerns,
+  clientSettings, measureRoundTrip, warningText, mongodStartupWarnings, describeDeployment,
 };

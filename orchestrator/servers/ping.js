@@ -1,11 +1,10 @@
 'use strict';
-const { reachingClient } = require('./reach');
+const { connectReaching } = require('./reach');
 
 /** Connects, pings and closes: resolves when a server answers within timeoutMs. */
 async function pingServer(uri, timeoutMs) {
-  const client = await reachingClient(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
+  const client = await connectReaching(uri, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs });
   try {
-    await client.connect();
     await client.db('admin').command({ ping: 1 });
   } finally {
     await client.close().catch(() => {});

@@ -1,7 +1,7 @@
 'use strict';
 // Starts (or reaches) the server a spec names and says what it is.
 const debug = require('debug')('classics:servers');
-const { reachingClient } = require('./reach');
+const { connectReaching } = require('./reach');
 const { UsageError, ServerStartError } = require('../errors');
 const { onCleanup } = require('../processes');
 const { startMongod, checkMongodSpec } = require('./mongod');
@@ -10,7 +10,7 @@ const { postgresMissing } = require('./postgres');
 const { pingServer } = require('./ping');
 const { redactUri } = require('./spec');
 const { compatibilityLine } = require('./versions');
-const { describeDeployment, mongodStartupWarnings, measureRoundTrip } = require('./deployment');
+const { describeDeployment, mongodStartupWarnings, measureRoundTrip, clientSettings } = require('./deployment');
 const { describeAtlas, throttledTierLine } = require('./atlas');
 const { healthCheck } = require('./health');
 
@@ -156,7 +156,10 @@ async function handshake(admin) {
 
 /**
  * Version, wire version, storage engine and flavour, read through the driver; the deployment
- * (topology, Atlas's tier, default write concern); and the round trip to it (roundTripMs).
+ * (topology, Atlas's tier, a replica set's members, the default read and write concerns); what
+ * the URI asks of every client (retryWrites, the read preference); and the round trip to it
+ * through the driver (roundTripMs; a user's server's is timed again in the kit's shell, as the
+ * scripts see it: servers/round-trip.js).
  * @param pings how many pings the round trip is the median of (config.roundTripPings)
  */
 async function describeServer(client, server, { pings = 11 } = {}) {
@@ -178,8 +181,10 @@ async function describeServer(client, server, { pings = 11 } = {}) {
     // a number (MongoDB 8.2: 27), not the version string
     wireVersion: Number.isInteger(hello.maxWireVersion) ? hello.maxWireVersion : null,
     engine: engine || server.backend || null,
-    // the topology (standalone, replica set, sharded, Atlas), the default write concern, the allocator setting
+    // the topology (standalone, replica set, sharded, Atlas), the default concerns, the allocator setting
     ...await describeDeployment(admin, hello, server, atlas),
+    // what the URI asks of every client, the scripts' too: retryable writes, the read preference
+    ...clientSettings(client, hello),
     ...(roundTripMs === null ? {} : { roundTripMs }),
     ...(ferretdb ? await ferretdbStartup(admin) : await mongodWarnings(admin)),
   };
@@ -192,8 +197,7 @@ async function describeServer(client, server, { pings = 11 } = {}) {
 async function refusalOf(spec, config) {
   let client;
   try {
-    client = await reachingClient(spec.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
-    await client.connect();
+    client = await connectReaching(spec.uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs });
     return throttledTierLine(spec.name, await describeAtlas(client.db('admin'), spec.uri));
   } catch {
     return null; // the ping said it answers; a server that will not say is measured

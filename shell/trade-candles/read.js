@@ -228,6 +228,17 @@ function cursorOf(q) {
 }
 
 // --- little memory ---
+/**
+ * The connection's read preference (the URI's: the run's), for the commands that read a figure
+ * beside the timed reads: a command goes to the primary unless it names one, where the timed
+ * finds go where the connection's read preference sends them, so the cache counters name it too
+ * and come from the same kind of member as the reads they count.
+ */
+function readOptions() {
+  var mongo = db.getMongo();
+  return typeof mongo.getReadPref === 'function' ? { readPreference: mongo.getReadPref() } : {};
+}
+
 function productOf() {
   try {
     var build = db.adminCommand({ buildInfo: 1 });
@@ -239,7 +250,7 @@ function productOf() {
 /** serverStatus' wiredTiger.cache, or null where there is none (FerretDB). */
 function wiredTigerCache() {
   try {
-    var wt = db.adminCommand({ serverStatus: 1 }).wiredTiger;
+    var wt = db.getSiblingDB('admin').runCommand({ serverStatus: 1 }, readOptions()).wiredTiger;
     return wt && wt.cache ? wt.cache : null;
   } catch (e) { return null; }
 }
@@ -257,7 +268,7 @@ function configuredCacheBytes() {
  */
 function cacheReads() {
   try {
-    var stats = db.runCommand({ collStats: 'candles' });
+    var stats = db.runCommand({ collStats: 'candles' }, readOptions());
     var cache = stats.ok && stats.wiredTiger && stats.wiredTiger.cache;
     if (cache && cache['pages read into cache'] !== undefined) {
       return { pages: Number(cache['pages read into cache']), bytes: Number(cache['bytes read into cache']) };
@@ -269,7 +280,7 @@ function cacheReads() {
 /** The candles' data and indexes in bytes (collStats), to set beside the cache. */
 function dataBytes() {
   try {
-    var stats = db.runCommand({ collStats: 'candles' });
+    var stats = db.runCommand({ collStats: 'candles' }, readOptions());
     if (stats.ok) return Number(stats.size) + Number(stats.totalIndexSize);
   } catch (e) { /* collStats refused */ }
   return null;

@@ -60,6 +60,9 @@ function plantedRun(dir) {
       out.push({
         type: 'server', server: uriName, spec: `${uriName}=mongodb://example.invalid/`, kind: 'uri', description: planted('uri-description'),
         startedByKit: false, product: 'MongoDB', version: planted('uri-version'), wireVersion: 25, engine: planted('uri-engine'), warnings: [planted('uri-warning')],
+        topology: 'replicaSet', topologyText: planted('uri-topologyText'), retryableWrites: true,
+        defaultReadConcern: { level: planted('uri-readConcern'), source: planted('uri-readConcern-source') },
+        readPreference: { mode: planted('uri-readPreference'), tags: [{ [planted('uri-tag')]: planted('uri-tag-value') }], source: planted('uri-readPreference-source') },
       });
       continue;
     }

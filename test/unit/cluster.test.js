@@ -11,6 +11,7 @@ const vm = require('node:vm');
 const { readCollectionStats } = require('../../orchestrator/run/stats');
 const { withoutTimings } = require('../../orchestrator/results/records');
 const { networkShare, networkReason, NETWORK_DECIDES } = require('../../orchestrator/analysis/network');
+const { reasonText } = require('../../orchestrator/analysis/reasons');
 const mongos = require('../fixtures/cluster/mongos-answers');
 
 const SHELL = path.join(__dirname, '..', '..', 'shell');
@@ -50,8 +51,8 @@ describe('collection stats through mongos', () => {
   });
 
   it('sums what mongos leaves unsummed over a sharded collection: free storage and WiredTiger\'s reusable bytes from each shard, not the first', async () => {
-    const stats = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1000 }), 'c');
-    assert.equal(stats.size, 270000, 'mongos\'s own sum');
+    const stats = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1001 }), 'c');
+    assert.equal(stats.size, 270007, 'mongos\'s own sum');
     assert.equal(stats.storageSize, 151552);
     assert.equal(stats.freeStorageSize, 16384 + 4096, 'mongos drops freeStorageSize: summed here');
     assert.equal(stats.reusableBytes, 16384 + 4096, 'mongos copies the first shard\'s wiredTiger: each shard\'s read here');
@@ -62,9 +63,10 @@ describe('collection stats through mongos', () => {
     assert.equal(stats.shards.shard02.reusableBytes, 4096);
   });
 
-  it('sums $collStats\' one document per shard where collStats is refused, as collStats would have', async () => {
-    const viaStage = await readCollectionStats(answering({ collStats: null, stage: mongos.collStatsStageSharded, count: 1000 }), 'c');
-    const viaCommand = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1000 }), 'c');
+  it('sums $collStats\' one document per shard where collStats is refused, as collStats would have, its mean size too', async () => {
+    const viaStage = await readCollectionStats(answering({ collStats: null, stage: mongos.collStatsStageSharded, count: 1001 }), 'c');
+    const viaCommand = await readCollectionStats(answering({ collStats: mongos.collStatsSharded, count: 1001 }), 'c');
+    assert.notEqual(viaCommand.avgObjSize, viaCommand.size / 1001, 'the fixture\'s numbers do not divide evenly: a mean taken as size / count would differ');
     for (const field of ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'nindexes', 'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sharded', 'shards']) {
       assert.deepEqual(viaStage[field], viaCommand[field], field);
     }
@@ -153,12 +155,52 @@ describe('the scripts\' private client held to one mongos', () => {
       return ctx;
     };
     const mongosShell = shell({ ok: 1, msg: 'isdbgrid' });
-    assert.equal(mongosShell.ownConnection().uri, 'mongodb://mongos-a:27017/?appName=mongosh&maxPoolSize=1');
+    assert.equal(mongosShell.ownConnection().uri, 'mongodb://mongos-a:27017/?appName=mongosh&retryWrites=false&maxPoolSize=1');
     assert.equal(mongosShell.notPinned, null);
-    assert.equal(shell({ ok: 1, isWritablePrimary: true }).ownConnection().uri, `${own}&maxPoolSize=1`, 'a replica set or a standalone: the URI as it is');
+    assert.equal(shell({ ok: 1, isWritablePrimary: true }).ownConnection().uri, `${own}&retryWrites=false&maxPoolSize=1`, 'a replica set or a standalone: the URI as it is, retryable writes off');
     const down = shell({ ok: 1, msg: 'isdbgrid' }, ['mongos-a:27017/']);
-    assert.equal(down.ownConnection().uri, `${own}&maxPoolSize=1`);
+    assert.equal(down.ownConnection().uri, `${own}&retryWrites=false&maxPoolSize=1`);
     assert.match(down.notPinned, /^the timed writes could not be held to one mongos \(connect ECONNREFUSED mongos-a:27017\/\)/);
+  });
+
+  it('holds to the same mongos as the kit\'s round trip (servers/reach.js oneMongosUri): one rule, two texts', () => {
+    const { oneMongosUri } = require('../../orchestrator/servers/reach');
+    const { ConnectionString } = require('mongodb-connection-string-url');
+    const same = (uri) => {
+      const a = new ConnectionString(context.oneMongos(uri));
+      const b = new ConnectionString(oneMongosUri(uri));
+      assert.deepEqual(a.hosts, b.hosts, uri);
+      assert.deepEqual([...a.searchParams].sort(), [...b.searchParams].sort(), uri);
+    };
+    same('mongodb://u:p%40ss@mongos-a:27017,mongos-b:27017,mongos-c:27017/classics?authSource=admin&tls=true');
+    same('mongodb+srv://u:p@c0.abcde.mongodb.net/?retryWrites=true&appName=mongosh+2.12.0');
+    same('mongodb+srv://c0.abcde.mongodb.net/?srvMaxHosts=3&w=1');
+    same('mongodb+srv://c0.abcde.mongodb.net/?loadBalanced=true');
+    same('mongodb://127.0.0.1:27017/?directConnection=true');
+  });
+
+  it('says what mongos does to a w:0 write when the probe honours w:0 through it: w:1 from mongos to the shards', () => {
+    const probe = {
+      drop: () => {}, insertOne: () => {}, updateMany: () => ({ matchedCount: 64 }),
+    };
+    const shell = vm.createContext({
+      db: { getMongo: () => ({ getURI: () => 'mongodb://mongos-a:27017/' }), adminCommand: () => ({ ok: 1, msg: 'isdbgrid' }), getCollection: () => probe },
+      Mongo: function Mongo() { this.getDB = () => ({ runCommand: () => ({ ok: 1 }), getCollection: () => probe }); this.close = () => {}; },
+      ObjectId: function ObjectId() { this.toHexString = () => 'ab'; },
+      sleep: () => {},
+    });
+    vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), shell);
+    const result = shell.unacknowledgedWrites('classics_x');
+    assert.equal(result.outcome, 'honoured');
+    assert.equal(result.viaMongos, true);
+    assert.match(result.reason, /^the timed writes are sent to mongos without waiting \(w:0\), as the article's were to their server, and mongos sends each on as w:1 and waits for the shard before it reads the next \(w:1 from mongos to the shards\); 64 such inserts/);
+    assert.deepEqual({ ...shell.writesNote(result) }, { outcome: 'honoured', reason: result.reason, viaMongos: true });
+  });
+
+  it('gives the kit\'s round trip the connection the scripts\' timed writes take: one mongos, one connection, retryable writes off', () => {
+    const { scriptConnectionUri } = require('../../orchestrator/run/round-trip');
+    assert.equal(scriptConnectionUri('mongodb://mongos-a:27017,mongos-b:27017/?appName=x&maxPoolSize=20', { viaMongos: true }), 'mongodb://mongos-a:27017/?appName=x&maxPoolSize=1&retryWrites=false');
+    assert.equal(scriptConnectionUri('mongodb://rs-a:27017,rs-b:27017/?replicaSet=rs0', { viaMongos: false }), 'mongodb://rs-a:27017,rs-b:27017/?replicaSet=rs0&maxPoolSize=1&retryWrites=false', 'a replica set: every member, as the driver needs to find the primary');
   });
 
   it('is a URI the kit\'s driver takes: one host, or srvMaxHosts on a mongodb+srv', () => {
@@ -191,12 +233,50 @@ describe('whether the network, not the server, decided a step', () => {
     assert.equal(reads.decided, true, `20 ms of ${reads.perOpMs} ms`);
   });
 
-  it('counts one round trip for a record of w:0 writes (the barrier after them), whose sends waited for none', () => {
+  it('counts one round trip for a record of w:0 writes on a mongod (the barrier after them), whose sends waited for none', () => {
     const unsafe = networkShare(far, [{ appliedHrMs: 5000, ops: 10000, writeConcern: 'w:0' }], { timeField: 'appliedHrMs', opsField: 'ops' });
     assert.equal(unsafe.roundTrips, 1);
+    assert.deepEqual(unsafe.hops, [{ between: 'the client and the server', ms: 20, count: 1 }]);
     assert.equal(unsafe.decided, false);
     const safe = networkShare(far, [{ appliedHrMs: 250000, ops: 10000, writeConcern: 'w:1' }], { timeField: 'appliedHrMs', opsField: 'ops' });
     assert.equal(safe.decided, true);
+  });
+
+  describe('through mongos', () => {
+    // mongos 1 ms from the client, the shard 2 ms from mongos (hopMs): what servers/round-trip.js records
+    const cluster = { server: 'cluster', topology: 'sharded', roundTripMs: 1, hopMs: 2 };
+    const unsafe = { appliedHrMs: 25000, ops: 10000, writeConcern: 'w:0', unacknowledged: { outcome: 'honoured' } };
+
+    it('counts a w:0 record as two hops: the barrier to mongos once, and mongos to the shard for every write, which mongos sends on as w:1', () => {
+      const result = networkShare(cluster, [unsafe], { timeField: 'appliedHrMs', opsField: 'ops' });
+      assert.equal(result.viaMongos, true);
+      assert.deepEqual(result.hops, [
+        { between: 'the client and mongos', ms: 1, count: 1 },
+        { between: 'mongos and the shards', ms: 2, count: 10000, upgraded: 10000 },
+      ]);
+      assert.ok(Math.abs(result.waitedMs - (1 + 10000 * 2) / 10000) < 1e-9);
+      assert.ok(Math.abs(result.share - 20001 / 25000) < 1e-9, 'the hop inside the cluster is most of each write');
+      assert.equal(result.decided, true, 'a w:0 record on a mongod would be one round trip in all');
+      assert.equal(networkShare({ ...cluster, topology: 'standalone' }, [unsafe], { timeField: 'appliedHrMs', opsField: 'ops' }).decided, false);
+      const reason = networkReason(result, 'unsafe');
+      assert.equal(reason.hopMs, 2);
+      assert.match(reasonText(reason), /^the network, not the server, could have made it: the round trip to mongos \(1 ms\) and the hop from mongos to the shards \(2 ms\), which each w:0 write waits for too \(w:1 from mongos to the shards\), are 80% of the time per operation \(unsafe\)$/);
+    });
+
+    it('counts an acknowledged write through mongos as the round trip and the hop, and Atlas of that shape alike', () => {
+      const safe = networkShare({ server: 'a', topology: 'atlas', atlas: { shape: 'sharded' }, roundTripMs: 1, hopMs: 2 }, [{ hrMs: 40000, ops: 10000, writeConcern: 'w:1' }]);
+      assert.deepEqual(safe.hops.map((h) => h.count), [10000, 10000]);
+      assert.equal(safe.hops[1].upgraded, 0);
+      assert.ok(Math.abs(safe.share - 0.75) < 1e-9);
+      assert.doesNotMatch(reasonText(networkReason(safe)), /w:1 from mongos/, 'an acknowledged write was w:1 all the way');
+    });
+
+    it('says where the hop was not measured, and counts what it knows', () => {
+      const result = networkShare({ server: 'old', topology: 'sharded', roundTripMs: 20 }, [{ hrMs: 30000, ops: 1000 }]);
+      assert.equal(result.hopUnmeasured, true);
+      assert.equal(result.decided, true);
+      assert.match(reasonText(networkReason(result)), /the hop from mongos to the shards \(not measured\)/);
+    });
   });
 
   it('says nothing where the record holds no round trip or the step no timed operation', () => {
@@ -236,6 +316,18 @@ describe('the run\'s description of a cluster', () => {
     const summary = await summaryOf({ server: 'rs', topology: 'replicaSet', topologyText: 'replica set (3 members)', defaultWriteConcern: { w: 'majority', source: 'implicit' }, roundTripMs: 0.412 });
     assert.match(summary, /^- rs: replica set \(3 members\); a write that names no w gets w:majority \(implicit default\); every write the scripts time names its own w:0 or w:1/m);
     assert.match(summary, /\| rs \|.*\| no \| 0\.412 ms \|/);
+  });
+
+  it('says the read preference every read took, retryable writes and the default read concern (the server record\'s), and through mongos the hop', async () => {
+    const summary = await summaryOf({
+      server: 'rs', topology: 'replicaSet', topologyText: 'replica set (5 members: 1 arbiter, 1 hidden, 1 passive)',
+      defaultWriteConcern: { w: 'majority', source: 'implicit' }, defaultReadConcern: { level: 'local', source: 'implicit' },
+      retryWrites: true, retryableWrites: true, readPreference: { mode: 'secondary', tags: [{ dc: 'ny' }], source: 'the URI' },
+    });
+    assert.match(summary, /^- rs: replica set \(5 members: 1 arbiter, 1 hidden, 1 passive\); .*a read that names no read concern reads local; retryable writes on .*; every read with read preference secondary, tags \{dc: ny\} \(the URI\): the timed reads, the kit's sizes and counts.* the server's own time on the written collections is not read/m);
+    const cluster = await summaryOf({ server: 'cluster', topology: 'sharded', topologyText: 'sharded cluster (mongos)', collectionsSharded: false, hopMs: 1.25, roundTripMs: 0.4 });
+    assert.match(cluster, /every operation through mongos waits for the hop from mongos to the shard, 1\.25 ms, w:0 writes too \(w:1 from mongos to the shards\), which the round trip to mongos does not hold/);
+    assert.doesNotMatch(cluster, /mongos.*in the round trip/);
   });
 
   it('says of a mongos that its collections live whole on one shard', async () => {

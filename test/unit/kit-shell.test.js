@@ -123,4 +123,86 @@ describe('the kit\'s shell connects wherever mongosh does', () => {
     assert.ok(count >= tls.rootCertificates.length, `${count} certificates, Node's own alone are ${tls.rootCertificates.length}`);
     assert.ok(ca.includes(tls.rootCertificates[0].trim().split('\n')[1]), 'Node\'s own among them');
   });
+
+  describe('the kit\'s own clients and its shell, as mongosh\'s connection layer reaches a server', () => {
+    const fs = require('node:fs');
+    const os = require('node:os');
+    const path = require('node:path');
+    const { connectReaching, isCertificateError, oneMongosUri, withUriOptions } = require('../../orchestrator/servers/reach');
+    // a private CA of the user's (the text is never parsed here: no connection is made)
+    const PRIVATE_CA = '-----BEGIN CERTIFICATE-----\nMIIBprivate\n-----END CERTIFICATE-----\n';
+    const caFile = () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-ca-'));
+      fs.writeFileSync(path.join(dir, 'ca.pem'), PRIVATE_CA);
+      return path.join(dir, 'ca.pem');
+    };
+    /** A certificate error as the driver gives it: a server selection error over a TLS socket's. */
+    const certificateError = () => Object.assign(new Error('Server selection timed out'), {
+      name: 'MongoServerSelectionError',
+      reason: { servers: new Map([['h:27017', { error: Object.assign(new Error('self-signed certificate in certificate chain'), { name: 'MongoNetworkError', cause: Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' }) }) }]]) },
+    });
+
+    it('sets allowPartialTrustChain on every client, as mongosh\'s merged options do', async () => {
+      const client = await connectReaching('mongodb://h:27017/', {}, async (c) => c);
+      assert.equal(client.options.allowPartialTrustChain, true);
+      await client.close();
+    });
+
+    it('tries once more with the URI\'s private CA alone after a certificate error, as mongosh does; the first error stands if that fails too', async () => {
+      const file = caFile();
+      const tried = [];
+      const client = await connectReaching(`mongodb://h:27017/?tls=true&tlsCAFile=${encodeURIComponent(file)}`, {}, async (c) => {
+        tried.push(c.options.ca ?? null);
+        if (tried.length === 1) throw certificateError();
+        return c;
+      });
+      assert.equal(tried.length, 2);
+      assert.ok(tried[0].includes('MIIBprivate') && (tried[0].match(/BEGIN CERTIFICATE/g) || []).length > 1, 'first: the system\'s certificates beside the private CA');
+      assert.equal(tried[1], null, 'then no merged CA: the driver reads the URI\'s tlsCAFile alone');
+      assert.equal(client.options.tlsCAFile, file);
+      await client.close();
+      await assert.rejects(connectReaching(`mongodb://h:27017/?tls=true&tlsCAFile=${encodeURIComponent(file)}`, {}, async () => { throw certificateError(); }), /Server selection timed out/);
+      let calls = 0;
+      await assert.rejects(connectReaching('mongodb://h:27017/?tls=true', {}, async () => { calls += 1; throw new Error('connect ECONNREFUSED'); }), /ECONNREFUSED/);
+      assert.equal(calls, 1, 'any other error is not tried again');
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    });
+
+    it('knows a certificate error wherever the driver wraps it, and nothing else', () => {
+      assert.ok(isCertificateError(certificateError()));
+      assert.ok(isCertificateError(Object.assign(new Error('x'), { code: 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY' })));
+      assert.ok(!isCertificateError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' })));
+      assert.ok(!isCertificateError(null));
+    });
+
+    it('says where the system\'s resolver could not load and Node\'s alone could not resolve an SRV name', async () => {
+      const Module = require('node:module');
+      const { resolveSrvUri: resolveSrv, systemResolver, resolverProblem } = require('../../orchestrator/servers/reach');
+      const load = Module._load;
+      Module._load = function (request, ...rest) {
+        if (request === 'os-dns-native') throw new Error('Cannot find module \'os-dns-native\'');
+        return load.call(this, request, ...rest);
+      };
+      let resolver;
+      try { resolver = systemResolver(); } finally { Module._load = load; }
+      assert.equal(resolver, require('node:dns'));
+      assert.match(resolverProblem(), /^the system's resolver could not be loaded \(Cannot find module 'os-dns-native'\), so Node's alone was asked$/);
+      // Node's resolver, which finds nothing on a network whose DNS only the system's reaches
+      const { resolveSrv: nodeResolveSrv } = resolver;
+      resolver.resolveSrv = (name, cb) => cb(Object.assign(new Error(`querySrv ENOTFOUND ${name}`), { code: 'ENOTFOUND' }));
+      try {
+        await assert.rejects(resolveSrv('mongodb+srv://c0.classics.test/', resolver),
+          /querySrv ENOTFOUND _mongodb\._tcp\.c0\.classics\.test \(the system's resolver could not be loaded \(Cannot find module 'os-dns-native'\), so Node's alone was asked\)$/);
+      } finally {
+        resolver.resolveSrv = nodeResolveSrv;
+      }
+    });
+
+    it('holds a URI to one mongos and sets options on it, as the scripts\' connection', () => {
+      assert.equal(oneMongosUri('mongodb://u:p%40ss@a:1,b:2/x?tls=true'), 'mongodb://u:p%40ss@a:1/x?tls=true');
+      assert.equal(oneMongosUri('mongodb+srv://c0.abcde.mongodb.net/?w=1'), 'mongodb+srv://c0.abcde.mongodb.net/?w=1&srvMaxHosts=1');
+      assert.equal(oneMongosUri('mongodb+srv://c0.abcde.mongodb.net/?loadBalanced=true'), 'mongodb+srv://c0.abcde.mongodb.net/?loadBalanced=true');
+      assert.equal(withUriOptions('mongodb://a:1/?maxPoolSize=5', { maxPoolSize: 1, retryWrites: false }), 'mongodb://a:1/?maxPoolSize=1&retryWrites=false');
+    });
+  });
 });

@@ -218,32 +218,69 @@ describe('the topology, default write concern and start-up warnings in the serve
     assert.equal(topologyText({ isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:27017'] }), 'replica set (1 member)');
     assert.equal(topologyText({ setName: 'rs0', hosts: ['a:1', 'b:1', 'c:1'] }), 'replica set (3 members)');
     assert.equal(topologyText({ msg: 'isdbgrid' }), 'sharded cluster (mongos)');
-    assert.equal(topologyText({ setName: 'atlas-x', hosts: ['a:1', 'b:1', 'c:1'] }, { tier: 'M10 or larger' }), 'Atlas M10 or larger, replica set (3 members)');
+    assert.equal(topologyText({ setName: 'atlas-x', hosts: ['a:1', 'b:1', 'c:1'] }, { tier: 'dedicated tier (M10 or larger)' }), 'Atlas dedicated tier (M10 or larger), replica set (3 members)');
   });
 
-  it('records the default write concern of a replica set and of a mongos (w:majority, implicit), none for a standalone; a mongos\'s collections unsharded', async () => {
+  it('records the default read and write concerns everywhere (a standalone\'s as the server without replication it is); a mongos\'s collections unsharded', async () => {
+    const rs = require('../fixtures/cluster/replica-set-answers');
     const asked = [];
+    let standalone = false;
     const admin = {
       command: async (command) => {
         asked.push(Object.keys(command)[0]);
-        return { defaultWriteConcern: { w: 'majority', wtimeout: 0 }, defaultWriteConcernSource: 'implicit', ok: 1 };
+        if (command.replSetGetConfig) throw Object.assign(new Error('not authorized on admin to execute command { replSetGetConfig: 1 }'), { code: 13 });
+        if (standalone) throw rs.getDefaultRWConcernStandalone;
+        return rs.getDefaultRWConcernImplicit;
       },
     };
     const hello = { isWritablePrimary: true, setName: 'classics-rs', hosts: ['127.0.0.1:1'] };
     const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36' };
+    const implicit = { defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, defaultReadConcern: { level: 'local', source: 'implicit' } };
+    const oneMember = { count: 1, dataBearing: 1, arbiters: 0, hidden: null, passive: 0, delayed: null, from: 'hello (a hidden or delayed member is listed nowhere in it)' };
     assert.deepEqual(await describeDeployment(admin, hello, { allocator }), {
-      topology: 'replicaSet', topologyText: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, allocator,
+      topology: 'replicaSet', topologyText: 'replica set (1 member; hidden and delayed ones not counted)', replicaSet: 'classics-rs', members: oneMember, ...implicit, allocator,
     });
-    assert.deepEqual(await describeDeployment(admin, { isWritablePrimary: true }, {}), { topology: 'standalone', topologyText: 'standalone' });
     assert.deepEqual(await describeDeployment(admin, { isWritablePrimary: true, msg: 'isdbgrid' }, {}), {
-      topology: 'sharded', topologyText: 'sharded cluster (mongos)', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, collectionsSharded: false,
+      topology: 'sharded', topologyText: 'sharded cluster (mongos)', ...implicit, collectionsSharded: false,
     });
-    assert.deepEqual(asked, ['getDefaultRWConcern', 'getDefaultRWConcern'], 'asked of the replica set and the mongos, not of the standalone');
+    standalone = true;
+    const alone = await describeDeployment(admin, { isWritablePrimary: true }, {});
+    const source = 'no replication (getDefaultRWConcern: \'getDefaultRWConcern\' is not supported on standalone nodes.)';
+    assert.deepEqual(alone, { topology: 'standalone', topologyText: 'standalone', defaultWriteConcern: { w: 1, source }, defaultReadConcern: { level: 'local', source } });
+    assert.deepEqual(asked, ['replSetGetConfig', 'getDefaultRWConcern', 'getDefaultRWConcern', 'getDefaultRWConcern']);
+    standalone = false;
     const atlas = { version: '20260101.0.0', tier: 'M10 or larger', throttled: false, evidence: 'getParameter featureCompatibilityVersion answered' };
     const onAtlas = await describeDeployment(admin, { msg: 'isdbgrid' }, {}, atlas);
     assert.equal(onAtlas.topology, 'atlas');
     assert.deepEqual(onAtlas.atlas, { ...atlas, shape: 'sharded' });
     assert.equal(onAtlas.topologyText, 'Atlas M10 or larger, sharded cluster (mongos)');
+  });
+
+  it('counts a replica set\'s members with its hidden, passive and arbiter members: from replSetGetConfig, else what hello lists, saying what it cannot see', async () => {
+    const { replicaSetMembers, membersText } = require('../../orchestrator/servers/deployment');
+    const rs = require('../fixtures/cluster/replica-set-answers');
+    const allowed = { command: async (c) => (c.replSetGetConfig ? rs.replSetGetConfigFiveMembers : null) };
+    const members = await replicaSetMembers(allowed, rs.helloFiveMembers);
+    assert.deepEqual(members, { count: 5, dataBearing: 4, arbiters: 1, hidden: 1, passive: 1, delayed: 0, from: 'replSetGetConfig' });
+    assert.equal(membersText(members), '5 members: 1 arbiter, 1 hidden, 1 passive');
+    assert.equal(rs.helloFiveMembers.hosts.length, 2, 'the hello alone lists two hosts: the old count said "2 members"');
+    const refused = { command: async () => { throw Object.assign(new Error('not authorized'), { code: 13 }); } };
+    const fromHello = await replicaSetMembers(refused, rs.helloFiveMembers);
+    assert.deepEqual(fromHello, { count: 4, dataBearing: 3, arbiters: 1, hidden: null, passive: 1, delayed: null, from: 'hello (a hidden or delayed member is listed nowhere in it)' });
+    assert.equal(membersText(fromHello), '4 members: 1 arbiter, 1 passive; hidden and delayed ones not counted');
+    const { topologyText } = require('../../orchestrator/servers/deployment');
+    assert.equal(topologyText(rs.helloFiveMembers, null, members), 'replica set (5 members: 1 arbiter, 1 hidden, 1 passive)');
+  });
+
+  it('records what the URI asks of every client: retryWrites, and the read preference in force, named where the URI names it', () => {
+    const { clientSettings } = require('../../orchestrator/servers/deployment');
+    const { MongoClient } = require('mongodb');
+    const rs = require('../fixtures/cluster/replica-set-answers');
+    const plain = clientSettings(new MongoClient('mongodb://rs-a:27017/?replicaSet=rs0'), rs.helloFiveMembers);
+    assert.deepEqual(plain, { retryWrites: true, retryableWrites: true, readPreference: { mode: 'primary', source: 'the default' } });
+    const asked = clientSettings(new MongoClient('mongodb://rs-a:27017/?replicaSet=rs0&retryWrites=false&readPreference=secondary&readPreferenceTags=dc:ny&maxStalenessSeconds=120'), rs.helloFiveMembers);
+    assert.deepEqual(asked, { retryWrites: false, retryableWrites: false, readPreference: { mode: 'secondary', tags: [{ dc: 'ny' }], maxStalenessSeconds: 120, source: 'the URI' } });
+    assert.equal(clientSettings(new MongoClient('mongodb://h:27017/'), { isWritablePrimary: true, logicalSessionTimeoutMinutes: 30 }).retryableWrites, false, 'a standalone takes no retryable writes');
   });
 
   it('puts them in a mongod\'s server record: the topology, the replica set\'s w:majority default, the allocator setting, mongod\'s startup warnings and the round trip', async () => {
@@ -254,6 +291,7 @@ describe('the topology, default write concern and start-up warnings in the serve
       hello: { isWritablePrimary: true, maxWireVersion: 27, setName: 'classics-rs', hosts: ['127.0.0.1:27999'] },
       serverStatus: { storageEngine: { name: 'wiredTiger' }, ok: 1 },
       getDefaultRWConcern: { defaultWriteConcern: { w: 'majority', wtimeout: 0 }, defaultWriteConcernSource: 'implicit', ok: 1 },
+      replSetGetConfig: { config: { _id: 'classics-rs', members: [{ _id: 0, host: '127.0.0.1:27999', arbiterOnly: false, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }] }, ok: 1 },
       getLog: { log: [JSON.stringify(warning)] },
       ping: { ok: 1 },
     };
@@ -265,29 +303,45 @@ describe('the topology, default write concern and start-up warnings in the serve
     assert.equal(pings.length, 12, 'one ping to settle the connection, then the 11 whose median is the round trip');
     assert.deepEqual(record, {
       product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger',
-      topology: 'replicaSet', topologyText: 'replica set (1 member)', replicaSet: 'classics-rs', defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' },
-      allocator, warnings: ['Access control is not enabled for the database'],
+      topology: 'replicaSet', topologyText: 'replica set (1 member)', replicaSet: 'classics-rs',
+      members: { count: 1, dataBearing: 1, arbiters: 0, hidden: 0, passive: 0, delayed: 0, from: 'replSetGetConfig' },
+      defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' },
+      allocator, retryWrites: true, retryableWrites: false, readPreference: { mode: 'primary', source: 'the default' }, warnings: ['Access control is not enabled for the database'],
     });
     answers.hello = { isWritablePrimary: true, maxWireVersion: 27 };
     answers.getLog = { log: [] };
     const { roundTripMs: again, ...standalone } = await describeServer(client, { started: true }, { pings: 3 });
     assert.ok(again >= 0);
     assert.equal(pings.length, 12 + 11, 'never fewer than 10 pings (and the settling one)');
-    assert.deepEqual(standalone, { product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger', topology: 'standalone', topologyText: 'standalone' });
+    assert.deepEqual(standalone, {
+      product: 'MongoDB', version: '8.2.6', wireVersion: 27, engine: 'wiredTiger', topology: 'standalone', topologyText: 'standalone',
+      defaultWriteConcern: { w: 'majority', wtimeout: 0, source: 'implicit' }, retryWrites: true, retryableWrites: false, readPreference: { mode: 'primary', source: 'the default' },
+    });
   });
 
-  it('knows Atlas and its tier from what the server says: a throttled one (M0, Flex) is refused in one line', async () => {
-    const { describeAtlas, throttledTierLine, isAtlasUri } = require('../../orchestrator/servers/atlas');
-    const refusing = (message, code = 8000, codeName = 'AtlasError') => async (c) => {
-      if (c.atlasVersion) return { atlasVersion: '20260115.0.0.1', gitVersion: 'x', ok: 1 };
-      throw Object.assign(new Error(message), { code, codeName });
-    };
-    const shared = await describeAtlas({ command: refusing('getParameter is not allowed or the syntax is incorrect, see the Atlas documentation for more information') }, 'mongodb+srv://c0.abcde.mongodb.net/');
-    assert.deepEqual({ tier: shared.tier, throttled: shared.throttled }, { tier: 'M0 or Flex', throttled: true });
-    assert.match(throttledTierLine('atlas', shared), /^server 'atlas' is an Atlas M0 or Flex cluster \(getParameter: getParameter is not allowed.*\): .* run the kit on an M10 or larger cluster$/);
-    const dedicated = await describeAtlas({ command: refusing('not authorized on admin to execute command { getParameter: 1 }', 13, 'Unauthorized') }, 'mongodb://h:27017');
-    assert.deepEqual({ tier: dedicated.tier, throttled: dedicated.throttled, version: dedicated.version }, { tier: 'M10 or larger', throttled: false, version: '20260115.0.0.1' });
+  it('knows Atlas and its tier as the probe can know it: a shared one refused in one line, a dedicated one measured, an unknown answer said in one line', async () => {
+    const { describeAtlas, throttledTierLine, unknownTierLine, isAtlasUri, THROTTLED, DEDICATED } = require('../../orchestrator/servers/atlas');
+    const answers = require('../fixtures/cluster/atlas-answers');
+    const probing = (refusal) => ({
+      command: async (c) => {
+        if (c.atlasVersion) return answers.atlasVersion;
+        throw refusal;
+      },
+    });
+    const shared = await describeAtlas(probing(answers.sharedTierRefusal), 'mongodb+srv://c0.abcde.mongodb.net/');
+    assert.deepEqual({ tier: shared.tier, throttled: shared.throttled }, { tier: THROTTLED, throttled: true });
+    assert.equal(THROTTLED, 'shared tier (M0 or Flex; the retired M2 and M5 alike)', 'the probe cannot tell the shared tiers apart, and does not name one');
+    assert.match(throttledTierLine('atlas', shared), /^server 'atlas' is on an Atlas shared tier \(M0 or Flex; the retired M2 and M5 alike\) \(getParameter: getParameter is not allowed.*\): .* run the kit on an M10 or larger cluster$/);
+    assert.equal(unknownTierLine('atlas', shared), null);
+    const dedicated = await describeAtlas(probing(answers.dedicatedUnauthorized), 'mongodb://h:27017');
+    assert.deepEqual({ tier: dedicated.tier, throttled: dedicated.throttled, version: dedicated.version }, { tier: DEDICATED, throttled: false, version: answers.atlasVersion.atlasVersion });
     assert.equal(throttledTierLine('atlas', dedicated), null);
+    assert.equal(unknownTierLine('atlas', dedicated), null);
+    const unknown = await describeAtlas(probing(answers.neither), 'mongodb+srv://c0.abcde.mongodb.net/');
+    assert.deepEqual({ tier: unknown.tier, throttled: unknown.throttled }, { tier: null, throttled: null });
+    assert.equal(throttledTierLine('atlas', unknown), null, 'measured, not refused');
+    assert.match(unknownTierLine('atlas', unknown), /^server 'atlas' is on Atlas but did not say its tier \(getParameter: connection 3 to 203\.0\.113\.7:27017 closed\): it is measured as a dedicated cluster; were it a shared tier \(M0, Flex\), every figure would be the ration's, not the server's$/);
+    assert.equal(unknownTierLine('local', null), null, 'not Atlas: nothing to say');
     const notAtlas = await describeAtlas({ command: async () => { throw Object.assign(new Error('no such command: \'atlasVersion\''), { code: 59 }); } }, 'mongodb://127.0.0.1:27017/');
     assert.equal(notAtlas, null);
     assert.ok(isAtlasUri('mongodb+srv://user:pw@cluster0.abcde.mongodb.net/?retryWrites=true'));

@@ -212,7 +212,7 @@ describe('collection stats the server refuses or cannot have', () => {
   });
 
   it('still fails the step on an error that is not a refusal', async () => {
-    const db = { command: async () => { throw new Error('connection closed'); }, collection: () => ({ aggregate: () => ({ toArray: async () => [] }) }) };
+    const db = { command: async () => { throw new Error('connection closed'); }, collection: () => ({ aggregate: () => ({ toArray: async () => [] }), countDocuments: async () => 1 }) };
     await assert.rejects(readCollectionStats(db, 'c'), /connection closed/);
   });
 });

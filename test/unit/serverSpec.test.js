@@ -70,9 +70,10 @@ describe('server specs', () => {
     assert.ok(roundTripMs >= 0);
     assert.deepEqual(record, {
       product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0', topology: 'standalone', topologyText: 'standalone',
+      retryWrites: true, retryableWrites: false, readPreference: { mode: 'primary', source: 'the default' },
       backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
     });
     answers.getLog = { log: [] };
-    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'roundTripMs']);
+    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'retryWrites', 'retryableWrites', 'readPreference', 'roundTripMs']);
   });
 });

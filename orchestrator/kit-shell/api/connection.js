@@ -6,11 +6,10 @@
 // Node's for TLS), a mongodb+srv URI resolved as it resolves one (through the operating system's
 // resolver first, Node's after), and its fail-fast connect: a refused or unresolvable host fails
 // at once with the network error, as in mongosh, instead of a MongoServerSelectionError after the
-// whole selection timeout. What mongosh adds for OIDC, proxies and client-side encryption is not
-// here, nor its second try without the system's certificates after a certificate error.
+// whole selection timeout; after a certificate error, a second try with the URI's CA alone, as
+// mongosh's. What mongosh adds for OIDC, proxies and client-side encryption is not here.
 const dns = require('node:dns');
-const { MongoClient } = require('mongodb');
-const { reachable, resolveSrvUri, trustedCAs, usesTls } = require('../../servers/reach');
+const { connectReaching, isCertificateError, resolveSrvUri, trustedCAs, usesTls } = require('../../servers/reach');
 const { generateConnectionInfoFromCliArgs, mapCliToDriver } = require('@mongosh/arg-parser');
 
 const DRIVER_INFO = Object.freeze({ name: 'mongo-classics kit-shell' });
@@ -26,10 +25,12 @@ function ipv4FirstLookup(hostname, options, callback) {
   return dns.lookup(hostname, { verbatim: false, ...options }, callback);
 }
 
-// devtools-connect's fast-failure test: errors that no amount of waiting will fix
+// devtools-connect's fast-failure test: errors that no amount of waiting will fix (a certificate
+// not trusted among them, which mongosh then tries once more with the URI's CA alone)
 const FAST_FAILURE_CODES = ['ECONNREFUSED', 'ENOTFOUND', 'ENETUNREACH', 'EINVAL'];
 function isFastFailure(error) {
   if (!error || typeof error !== 'object') return false;
+  if (isCertificateError(error)) return true;
   if (isFastFailure(error.cause)) return true;
   if (Array.isArray(error.errors) && error.errors.some(isFastFailure)) return true;
   if (error.name === 'MongoNetworkError') return /\b(ECONNREFUSED|ENOTFOUND|ENETUNREACH|EINVAL)\b/.test(error.message);
@@ -66,17 +67,17 @@ async function connectFailFast(client) {
   }
 }
 
-/** A connected MongoClient for a normalised connection string and driver options. */
-async function openClient({ connectionString, driverOptions }) {
-  const { uri, options } = await reachable(connectionString, driverOptions);
-  const client = new MongoClient(uri, {
-    ...options,
-    allowPartialTrustChain: true,
-    lookup: ipv4FirstLookup,
-    driverInfo: DRIVER_INFO,
+/**
+ * A connected MongoClient for a normalised connection string and driver options, reached as
+ * mongosh reaches it (servers/reach.js: SRV through the system's resolver, the system's CA
+ * certificates, allowPartialTrustChain, and a second try with the URI's CA alone after a
+ * certificate error), connected fail-fast.
+ */
+function openClient({ connectionString, driverOptions }) {
+  return connectReaching(connectionString, { ...driverOptions, lookup: ipv4FirstLookup, driverInfo: DRIVER_INFO }, async (client) => {
+    await connectFailFast(client);
+    return client;
   });
-  await connectFailFast(client);
-  return client;
 }
 
 module.exports = { connectionInfo, openClient, isFastFailure, resolveSrvUri, trustedCAs, usesTls };

@@ -61,6 +61,11 @@ class Mongo {
 
   getURI() { return this._uri; }
 
+  // the read preference in force (the URI's, as the driver parsed it), as mongosh's Mongo gives it
+  getReadPref() { return this._client().readPreference; }
+  getReadPrefMode() { return this.getReadPref().mode; }
+  getReadPrefTagSet() { return this.getReadPref().tags; }
+
   getDBs(options = {}) { return shellCall(this._listDatabases(options)); }
   getDBNames(options = {}) { return shellCall(this._listDatabases(options).then((r) => r.databases.map((d) => d.name))); }
   async _listDatabases(options) {

@@ -1,0 +1,24 @@
+'use strict';
+// What replication did to the records a verdict rests on. Flow control (run/flow-control.js)
+// engaged during a step: the primary's writes waited for tickets while its majority commit point
+// lagged, so both clocks include waiting for the secondaries, not the primary's own work. The
+// verdict keeps its status and says so, with how long the writes waited.
+
+/** The reason where flow control engaged during any of the records' steps ({ code, steps, waitedMs }), else null. */
+function flowControlReason(records) {
+  const marked = (records || []).filter((r) => r?.flowControl?.engaged);
+  if (!marked.length) return null;
+  const steps = [...new Set(marked.map((r) => `${r.step}${r.pass ? ` pass ${r.pass}` : ''}`))];
+  // a step's mark is copied onto each of its records: each step's wait counted once
+  const perStep = new Map(marked.map((r) => [`${r.step}|${r.pass ?? ''}`, r.flowControl.waitedMs]));
+  const waits = [...perStep.values()].filter(Number.isFinite);
+  return { code: 'flow-control', steps, waitedMs: waits.length ? waits.reduce((a, b) => a + b, 0) : null };
+}
+
+/** The flow-control reason's words. */
+function flowControlText(r) {
+  const waited = Number.isFinite(r.waitedMs) ? `, its writes waiting ${r.waitedMs.toLocaleString('en-US', { maximumFractionDigits: 1 })} ms for tickets` : '';
+  return `flow control engaged during ${r.steps.join(', ')}: the primary's majority commit point lagged, so the writes were throttled to let the secondaries catch up${waited}, and both clocks include that wait`;
+}
+
+module.exports = { flowControlReason, flowControlText };

@@ -1,0 +1,175 @@
+'use strict';
+// One read preference for a run: the URI's, primary unless the user named another. The scripts'
+// reads take their connection's (the URI's) and name no other; the commands that read a figure
+// beside the timed reads (trade-candles' cache counters) name it, since a command goes to the
+// primary unless it names one; a figure of the writes (the server's time on the written
+// collections, the w:0 probe's count) is never read from another member than the primary: the
+// server time is not read there, and the probe counts with an acknowledged write on the writes'
+// own connection. The kit's stats (run/stats.js) read with the same read preference, its
+// client's, parsed from the same URI; on another member than the primary in a causal session
+// that first takes the primary's time, so a lagging member's count waits for the step's writes.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const { MongoClient, ReadPreference } = require('mongodb');
+const { readCollectionStats, collectionExists, statsReads } = require('../../orchestrator/run/stats');
+const { resolveConfig } = require('../../orchestrator/config');
+
+const { shellDir } = resolveConfig();
+
+/** Every mongosh script of every scenario (the SQL baseline is Node, not a script). */
+const scripts = fs.readdirSync(shellDir, { withFileTypes: true }).filter((e) => e.isDirectory())
+  .flatMap((e) => fs.readdirSync(path.join(shellDir, e.name)).filter((f) => f.endsWith('.js') && f !== 'sql-baseline.js').map((f) => path.join(e.name, f)));
+const text = (script) => fs.readFileSync(path.join(shellDir, script), 'utf8');
+
+/** The text of a script's marked block, `// --- name` … `// --- end name ---`. */
+function block(script, name) {
+  const m = new RegExp(`// --- ${name}[^\\n]*\\n([\\s\\S]*?)// --- end ${name} ---`).exec(text(script));
+  assert.ok(m, `no "${name}" block in ${script}`);
+  return m[1];
+}
+
+const secondary = ReadPreference.fromOptions({ readPreference: 'secondary' });
+
+describe('one read preference for a run', () => {
+  it('no script names a read preference of its own: each read takes its connection\'s, the run\'s', () => {
+    const own = [];
+    for (const script of scripts) {
+      const lines = text(script).split('\n');
+      lines.forEach((line, i) => {
+        const code = line.replace(/\/\/.*$/, '');
+        if (/\.readPref\(|setReadPref|\$readPreference|readPreference:\s*['"{]|readPreference=/.test(code)) own.push(`${script}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    assert.deepEqual(own, []);
+  });
+
+  it('the commands that read beside the timed reads (trade-candles\' cache counters) name the connection\'s read preference', () => {
+    const asked = [];
+    const answer = {
+      serverStatus: { ok: 1, wiredTiger: { cache: { 'maximum bytes configured': 1 << 30, 'bytes currently in the cache': 1 } } },
+      collStats: { ok: 1, size: 10, totalIndexSize: 5, wiredTiger: { cache: { 'pages read into cache': 7, 'bytes read into cache': 70 } } },
+    };
+    const database = (name) => ({
+      runCommand: (command, options) => { asked.push({ db: name, command: Object.keys(command)[0], mode: options?.readPreference?.mode }); return answer[Object.keys(command)[0]]; },
+      adminCommand: (command) => { asked.push({ db: 'admin', command: Object.keys(command)[0], mode: undefined }); return answer[Object.keys(command)[0]] || { ok: 1 }; },
+      getSiblingDB: (other) => database(other),
+      getMongo: () => ({ getReadPref: () => secondary, getReadPrefMode: () => 'secondary' }),
+    });
+    const context = vm.createContext({ db: database('classics_trade_candles') });
+    vm.runInContext(block('trade-candles/read.js', 'little memory'), context);
+    assert.equal(context.wiredTigerCache()['maximum bytes configured'], 1 << 30);
+    assert.deepEqual({ ...context.cacheReads() }, { pages: 7, bytes: 70 });
+    assert.equal(context.dataBytes(), 15);
+    assert.deepEqual(asked, [
+      { db: 'admin', command: 'serverStatus', mode: 'secondary' },
+      { db: 'classics_trade_candles', command: 'collStats', mode: 'secondary' },
+      { db: 'classics_trade_candles', command: 'collStats', mode: 'secondary' },
+    ]);
+  });
+
+  it('reads no server time where the run reads another member than the primary (a secondary\'s counters hold none of the writes)', () => {
+    const context = vm.createContext({});
+    vm.runInContext(block('power-of-2-sizes/pass.js', 'server time'), context);
+    let read = 0;
+    const handle = (mode) => ({
+      getMongo: () => ({ getReadPrefMode: () => mode }),
+      getCollection: () => ({ aggregate: () => { read += 1; return { toArray: () => [{ latencyStats: { writes: { latency: 10, ops: 1 } } }] }; } }),
+    });
+    const start = context.serverTimeStart(handle('secondary'), ['a', 'b']);
+    assert.deepEqual(JSON.parse(JSON.stringify(context.serverTimeEnd(start))), { a: null, b: null });
+    assert.equal(read, 0, 'nothing asked of the secondary');
+    context.serverTimeEnd(context.serverTimeStart(handle('primaryPreferred'), ['a']));
+    assert.equal(read, 3, 'primaryPreferred reads the primary: read twice before, once after');
+  });
+
+  it('the w:0 probe counts what the writes did with an acknowledged write on their own connection, not a read a lagging member could answer', () => {
+    const calls = [];
+    const probeCollection = {
+      drop: () => {},
+      insertOne: (doc, options) => calls.push(`insertOne w:${options.writeConcern.w}`),
+      updateMany: (filter, update, options) => { calls.push(`updateMany w:${options.writeConcern.w}`); return { matchedCount: 64 }; },
+      countDocuments: () => { calls.push('countDocuments'); return 0; },
+      find: () => { calls.push('find'); return { toArray: () => [] }; },
+    };
+    const context = vm.createContext({
+      db: {
+        getMongo: () => ({ getURI: () => 'mongodb://rs-a:27017/?replicaSet=rs0&readPreference=secondary', getReadPrefMode: () => 'secondary' }),
+        adminCommand: () => ({ ok: 1, setName: 'rs0' }),
+        getCollection: () => probeCollection,
+      },
+      Mongo: function Mongo(uri) {
+        calls.push(`connect ${uri}`);
+        this.getDB = () => ({ runCommand: () => ({ ok: 1 }), getCollection: () => probeCollection });
+        this.close = () => {};
+      },
+      ObjectId: function ObjectId() { this.toHexString = () => 'ab'; },
+      sleep: () => {},
+    });
+    vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), context);
+    const result = context.unacknowledgedWrites('classics_x');
+    assert.equal(result.outcome, 'honoured', result.reason);
+    assert.equal(result.retryableWrites, false);
+    assert.ok(calls.includes('updateMany w:1'));
+    assert.ok(!calls.includes('countDocuments') && !calls.includes('find'), calls.join(', '));
+    assert.ok(calls.filter((c) => c.startsWith('connect')).every((c) => /retryWrites=false&maxPoolSize=1$/.test(c)), 'the timed writes\' client: retryable writes off, one connection');
+    assert.equal(context.readsFromPrimary(), false);
+  });
+
+  describe('the kit\'s stats read as the scripts do', () => {
+    /** A database that records each read's options: countDocuments, aggregate, listCollections, command. */
+    function recording(readPreference) {
+      const seen = [];
+      const db = {
+        readPreference,
+        command: async (command, options) => { seen.push(['command', Object.keys(command)[0], options]); return { size: 1, storageSize: 1, totalIndexSize: 1, avgObjSize: 1, nindexes: 1 }; },
+        listCollections: (filter, options) => { seen.push(['listCollections', null, options]); return { toArray: async () => [{ name: 'c' }] }; },
+        collection: () => ({
+          countDocuments: async (filter, options) => { seen.push(['countDocuments', null, options]); return 3; },
+          findOne: async (filter, options) => { seen.push(['findOne', null, options]); return null; },
+          aggregate: () => ({ toArray: async () => [] }),
+        }),
+      };
+      return { db, seen };
+    }
+
+    it('takes the client\'s read preference, which the driver parsed from the URI the scripts are given', async () => {
+      const db = new MongoClient('mongodb://rs-a:27017/?replicaSet=rs0&readPreference=secondary').db('classics_x');
+      assert.equal(db.readPreference.mode, 'secondary', 'the URI\'s');
+      const { db: fake, seen } = recording(db.readPreference);
+      await collectionExists(fake, 'c');
+      await readCollectionStats(fake, 'c');
+      assert.deepEqual(seen.map(([what, name, options]) => [what, name, options.readPreference.mode]),
+        [['listCollections', null, 'secondary'], ['countDocuments', null, 'secondary'], ['command', 'collStats', 'secondary']], 'the count first, then the sizes');
+      assert.equal(new MongoClient('mongodb://h:27017/').db('x').readPreference.mode, 'primary', 'primary unless the URI names another');
+    });
+
+    it('on another member than the primary, reads in a causal session that first takes the primary\'s time', async () => {
+      const sessions = [];
+      const client = { startSession: (options) => { const s = { options, ended: false, endSession: async () => { s.ended = true; } }; sessions.push(s); return s; } };
+      const { db, seen } = recording(secondary);
+      const reads = await statsReads(client, db, { probe: 'c' });
+      assert.deepEqual(sessions.map((s) => s.options), [{ causalConsistency: true }]);
+      assert.equal(seen[0][0], 'findOne');
+      assert.equal(seen[0][2].readPreference.mode, 'primary', 'the primary\'s operationTime, past every write of the step');
+      assert.equal(seen[0][2].session, sessions[0]);
+      await readCollectionStats(db, 'c', { reads: reads.options });
+      assert.ok(seen.slice(1).every(([, , options]) => options.session === sessions[0] && options.readPreference.mode === 'secondary'));
+      await reads.end();
+      assert.equal(sessions[0].ended, true);
+      const primary = await statsReads(client, recording(ReadPreference.primary).db);
+      assert.equal(primary.options.session, undefined, 'on the primary, no session');
+      assert.equal(sessions.length, 1);
+    });
+
+    it('says so, and reads without waiting, where the server takes no session', async () => {
+      const { db } = recording(secondary);
+      db.collection = () => ({ findOne: async () => { throw new Error('lsid is not supported'); } });
+      const lines = [];
+      const reads = await statsReads({ startSession: () => ({ endSession: async () => {} }) }, db, { say: (l) => lines.push(l) });
+      assert.equal(reads.options.session, undefined);
+      assert.match(lines[0], /^the sizes are read with read preference secondary without waiting for that member to catch up \(lsid is not supported\)$/);
+    });
+  });
+});
