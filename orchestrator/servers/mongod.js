@@ -20,7 +20,7 @@ const { makeTempDir, trackChild, onCleanup, stopChild } = require('../processes'
 const { createProgress } = require('../run/progress');
 const { VARIABLES } = require('../config');
 const { freePort } = require('./net');
-const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine } = require('./versions');
+const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine, refusedAtOnce } = require('./versions');
 const { allocatorEnvironment, runtimeGlibc } = require('./deployment');
 const { startReplicaSet, REPLICA_SET_NAME } = require('./replica-set');
 
@@ -365,7 +365,7 @@ async function startMongod({ version = null, compressor = null, topology = 'stan
   const { MongoClient } = require('mongodb');
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs, directConnection: true });
   try {
-    build = await client.db('admin').command({ buildInfo: 1 });
+    build = await refusedAtOnce(client, (c) => c.db('admin').command({ buildInfo: 1 }));
   } catch (err) {
     await fail(compatibilityLine(`the mongod at ${bin}`, err) || `mongod started but did not answer buildInfo: ${err.message.split('\n')[0]}`);
   } finally {

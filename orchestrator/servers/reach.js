@@ -16,6 +16,7 @@ const dns = require('node:dns');
 const debug = require('debug')('classics:servers');
 const { MongoClient } = require('mongodb');
 const { ConnectionString } = require('mongodb-connection-string-url');
+const { refusedAtOnce } = require('./versions');
 
 let resolverWhy = null;
 /**
@@ -110,7 +111,7 @@ function isCertificateError(err, seen = new Set()) {
  * alone. connect(client) does the connecting (the driver's, or the shell's fail-fast one).
  * Resolves to the connected client.
  */
-async function connectReaching(uri, options = {}, connect = (client) => client.connect()) {
+async function connectReaching(uri, options = {}, connect = (client) => refusedAtOnce(client, (c) => c.connect())) {
   const attempt = async (reached) => {
     const client = new MongoClient(reached.uri, reached.options);
     try {

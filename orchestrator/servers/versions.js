@@ -8,6 +8,7 @@
 // scenario, whatever starts it.
 const driverWire = require('mongodb/lib/cmap/wire_protocol/constants');
 const driverVersion = require('mongodb/package.json').version;
+const { MongoCompatibilityError } = require('mongodb');
 
 const MIN_SERVER_VERSION = driverWire.MIN_SUPPORTED_SERVER_VERSION;
 const MIN_WIRE_VERSION = driverWire.MIN_SUPPORTED_WIRE_VERSION;
@@ -65,6 +66,23 @@ function compatibilityLine(subject, err) {
 }
 
 /**
+ * What work(client) resolves; but where the server's first answer shows wire versions the driver
+ * does not speak, the driver's own MongoCompatibilityError at that answer (its monitor's handshake
+ * fails with it: lib/cmap/connect.js checkSupportedServer), which compatibilityLine reads. The
+ * driver itself refuses such a server only when its server selection times out
+ * (config.serverSelectionTimeoutMs), which kept a user of an old server waiting 8 s for the one
+ * line that says so.
+ */
+function refusedAtOnce(client, work) {
+  let onFailed;
+  const refused = new Promise((_, reject) => {
+    onFailed = ({ failure }) => { if (failure instanceof MongoCompatibilityError) reject(failure); };
+    client.on('serverHeartbeatFailed', onFailed);
+  });
+  return Promise.race([work(client), refused]).finally(() => client.off('serverHeartbeatFailed', onFailed));
+}
+
+/**
  * The version a mongod binary's `--version` prints: "db version v7.0.14" (also "v4.2.19-11-ge2f2736",
  * "v8.0.0-rc1"). The same first line mongodb-memory-server reads in MongoBinary.getPath.
  */
@@ -74,6 +92,6 @@ function parseVersionOutput(stdout) {
 }
 
 module.exports = {
-  NEEDS, MIN_SERVER_VERSION, MIN_WIRE_VERSION, RELEASE_OF_WIRE, versionParts, isBelowFloor, tooOldLine, compatibilityLine,
+  NEEDS, MIN_SERVER_VERSION, MIN_WIRE_VERSION, RELEASE_OF_WIRE, versionParts, isBelowFloor, tooOldLine, compatibilityLine, refusedAtOnce,
   parseVersionOutput,
 };
