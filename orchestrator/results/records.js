@@ -84,7 +84,7 @@ function isTimeSample(record) {
  * step of two shells at smoke size, one shell kind, one seed: 360,448 bytes in one run, 368,640 in
  * the next).
  */
-const BYTE_FIELDS = ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'freeStorageSize', 'reusableBytes', 'totalRelationSize'];
+const BYTE_FIELDS = ['size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'freeStorageSize', 'reusableBytes', 'totalRelationSize', 'dataBytes', 'dataPerCache'];
 
 /**
  * What the server's cache did: the pages a read found missing and read from the file depend on

@@ -226,6 +226,9 @@ async function runScenario({ scenario, server, client, plan, options, results, p
           if (others.length) record.otherRuns = others;
           if (throttled) record.flowControl = throttled;
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
+          // a server that estimates its sizes (ferretdb2: PostgreSQL's statistics) estimates every
+          // byte figure a line holds, those the script read from collStats itself included
+          if (checkpointPolicy(server) === 'estimate') record.sizesEstimated = true;
           if (m.collection && stats[m.collection]) {
             Object.assign(record, stats[m.collection]);
             if (Number.isInteger(m.inserted) && Number.isInteger(m.removed)) {

@@ -8,6 +8,15 @@ const path = require('node:path');
 
 let made = null;
 
+// In each worker process (mocha's parallel mode numbers them in MOCHA_WORKER_ID), a state folder of
+// its own: the runs one worker starts never count another's as theirs, and a test that cleans up
+// after a killed run (orchestrate clean, the next run's sweep) sees its own worker's runs alone.
+if (process.env.MOCHA_WORKER_ID !== undefined && process.env.CLASSICS_TEST_SESSION) {
+  const base = process.env.CLASSICS_STATE_DIR || path.join(process.env.CLASSICS_TEST_SESSION, 'state');
+  process.env.CLASSICS_STATE_DIR = path.join(base, `worker-${process.env.MOCHA_WORKER_ID}`);
+  fs.mkdirSync(process.env.CLASSICS_STATE_DIR, { recursive: true });
+}
+
 exports.mochaGlobalSetup = function mochaGlobalSetup() {
   if (process.env.CLASSICS_TEST_SESSION) return; // a session given from outside is the caller's to keep
   made = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-test-session-'));

@@ -230,6 +230,14 @@ describe('--out on a disk that fills', function () {
   }
 });
 
+/** The CPU time a process has used, ms (/proc/PID/stat's utime and stime, in clock ticks of 10 ms). */
+function cpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch { return 0; }
+}
+
 // A server that stops answering without dying (its FerretDB frozen by SIGSTOP): the step's
 // deadline stops its shell and records the step as failed with the reason; the run ends.
 describe('a server that stops answering in the middle of a pass', function () {
@@ -245,14 +253,23 @@ describe('a server that stops answering in the middle of a pass', function () {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-frozen-'));
     const results = path.join(out, 'results.jsonl');
     startedAt = Date.now();
-    // passes long enough (several seconds) that the freeze lands in the middle of one's operations,
-    // where the shell waits on its socket for ever, not while it connects (which times out itself)
-    result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '5', '--set', 'UPDATES=3000', '--out', out], {
+    // a pass long enough (several seconds: FerretDB 1.24 reads every document for each update) that
+    // the freeze lands in the middle of its operations, where the shell waits on its socket for
+    // ever, not while it connects (which times out itself): once FerretDB has spent a quarter of a
+    // second of CPU on the pass's updates since the pass's shell began
+    result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '2', '--set', 'UPDATES=3000', '--out', out], {
       env: { ...tag, CLASSICS_STEP_STALL_SECONDS: '3' },
       onSpawn: (child) => {
-        const pass2 = path.join(out, 'logs', `ferretdb-pg-${fixture.name}-pass-2.log`);
-        waitFor(() => fs.existsSync(pass2), 100000).then(() => new Promise((r) => { setTimeout(r, 2000); })).then(() => {
-          frozen = processesWithTag(tag).find((p) => /ferretdb .*--handler=postgresql/.test(p.cmd));
+        const pass1 = path.join(out, 'logs', `ferretdb-pg-${fixture.name}-pass-1.log`);
+        const ferretdb = () => processesWithTag(tag).find((p) => /ferretdb .*--handler=postgresql/.test(p.cmd));
+        let from = null;
+        waitFor(() => {
+          if (!fs.existsSync(pass1) || !ferretdb()) return false;
+          const used = cpuMs(ferretdb().pid);
+          from ??= used;
+          return used - from >= 250;
+        }, 100000).then(() => {
+          frozen = ferretdb();
           if (frozen) process.kill(frozen.pid, 'SIGSTOP');
         }, () => child.kill('SIGKILL'));
       },

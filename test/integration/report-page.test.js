@@ -36,9 +36,17 @@ describe('report.html and compare, on two smoke runs', function () {
     }
   });
 
-  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  // one Chromium for the suite's pages (each in a context of its own), closed after them
+  let chromiumStarted = null;
+  after(async () => {
+    if (chromiumStarted) await (await chromiumStarted).close().catch(() => {});
+    fs.rmSync(root, { recursive: true, force: true });
+  });
 
-  /** Chromium at 1400×900 with every page's errors and network requests collected, or a skip with its reason. */
+  /**
+   * A page at 1400×900 in a fresh context of the suite's Chromium, with every page's errors and
+   * network requests collected, or a skip with its reason. `browser.close()` closes its context.
+   */
   async function openPage(test, file) {
     const missing = chromiumMissing(resolveConfig());
     if (missing) {
@@ -46,8 +54,10 @@ describe('report.html and compare, on two smoke runs', function () {
       test.skip();
     }
     const { chromium } = require('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    const page = await browser.newPage({ viewport: VIEWPORT });
+    chromiumStarted ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const context = await (await chromiumStarted).newContext({ viewport: VIEWPORT });
+    const browser = { close: () => context.close() };
+    const page = await context.newPage();
     const errors = [];
     const requests = [];
     page.on('pageerror', (e) => errors.push(e.message));

@@ -24,7 +24,7 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`--resume on ${kind}`,
     // before pass 2 writes anything (the kit's shell starts in a fifth of that: a stop there would
     // race its first writes, which the resume rightly refuses); the resume keeps the run's shell
     // at the size --size auto chose, which the resume must read back rather than probe again
-    const first = await invokeOnFixture(['--server', kind, '--budget', '20s', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
+    const first = await invokeOnFixture(['--server', kind, '--budget', '4s', '--passes', '3', '--keep-data', '--no-calibrate', '--shell', 'mongosh', '--out', out], {
       onSpawn: (child) => {
         // stop it as pass 1 is recorded: pass 2's shell is still starting, so nothing of it is written
         const timer = setInterval(() => {

@@ -14,7 +14,7 @@ const CHARTS = ['load-time', 'size', 'latency-by-ticker', 'latency-time-range', 
 const scenario = scenarioOf(__dirname);
 const { roundShares } = pairedRoundsOf(path.join(scenario.dir, 'read.js'));
 /** How many of n a paired round holds, round by round, as the scripts cut them. */
-const sharesOf = (n, rounds) => roundShares(n, rounds).map(([from, to]) => to - from);
+const sharesOf = (n, rounds) => Array.from(roundShares(n, rounds), ([from, to]) => to - from);
 const FINDINGS = scenario.findings;
 
 // the server kinds the scenario declares it runs on; a kind this machine cannot start is skipped
