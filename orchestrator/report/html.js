@@ -156,8 +156,9 @@ function matrixHtml(model) {
 
 function tallyHtml(model) {
   const chips = STATUSES.filter((s) => model.tally[s]).map((s) => `<span class="chip ${statusClass(s)}">${model.tally[s]} ${escapeHtml(s)}</span>`);
-  const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 2, status: 'inconclusive' }, { from: 2, to: Infinity, status: 'holds' }], 3, 10)}`
-    + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands · a cell links to its evidence</span>';
+  // the bands of a claim of "28×" held at its order: does not hold, holds weaker, holds
+  const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 5.3, status: 'holds, weaker' }, { from: 5.3, to: Infinity, status: 'holds' }], 3, 28)}`
+    + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands: a claim holds where the whole interval is at its order or in its band, holds, weaker where it is past no effect but short of that · a cell links to its evidence</span>';
   return `<div class="tally">${chips.join('')}${legend}</div>`;
 }
 
@@ -167,7 +168,7 @@ function factsHtml(model) {
     const baselines = r.data.servers.filter((s) => s.baselineFor).map((s) => `${escapeHtml(s.product)} ${escapeHtml(String(s.version).split(' ')[0])} as the SQL baseline`);
     const f = r.facts;
     const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${pageMarkdown.parseInline(n)}</p>`).join('');
-    return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')}</p>${notes}`;
+    return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')} · ${escapeHtml(f.busy)}</p>${notes}`;
   }).join('\n');
 }
 
@@ -206,7 +207,7 @@ function findingEvidence(row, columns, said) {
   }
   const drawn = Number.isFinite(row.article.ratio) && row.bands ? ` (drawn as ${escapeHtml(row.article.text)})` : '';
   return `<li id="${row.anchor}"><b>${row.kit ? 'The kit\'s question: ' : ''}${escapeHtml(row.claim)}</b><br>`
-    + `<span class="rule">${row.kit ? 'Beside it, the article' : 'The article'}: ${escapeHtml(row.published.replace(/^the article: /, ''))}${drawn}.<br>The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
+    + `<span class="rule">${row.kit ? 'Beside it, the article' : 'The article'}: ${escapeHtml(row.published.replace(/^the article: /, ''))}${drawn}.<br>${row.reasoning ? `What it claimed: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
     + `<ul class="verdicts">${lines}</ul></li>`;
 }
 
