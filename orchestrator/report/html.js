@@ -158,7 +158,7 @@ function tallyHtml(model) {
   const chips = STATUSES.filter((s) => model.tally[s]).map((s) => `<span class="chip ${statusClass(s)}">${model.tally[s]} ${escapeHtml(s)}</span>`);
   // the bands of a claim of "28×" held at its order: does not hold, holds weaker, holds
   const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 5.3, status: 'holds, weaker' }, { from: 5.3, to: Infinity, status: 'holds' }], 3, 28)}`
-    + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands: a claim holds where the whole interval is at its order or in its band, holds, weaker where it is past no effect but short of that · a cell links to its evidence</span>';
+    + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands (holds at the article\'s order or in its band; holds, weaker short of it) · a cell links to its evidence</span>';
   return `<div class="tally">${chips.join('')}${legend}</div>`;
 }
 

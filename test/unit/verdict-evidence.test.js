@@ -196,3 +196,29 @@ describe('the kept main-job example', () => {
     assert.deepEqual([status['embedded-slows'], status['mongo-beats-sql-test1'], status['mongo-beats-sql-test2'], status['buckets-faster']], [HOLDS, FAILS, FAILS, FAILS]);
   });
 });
+
+describe('bench:verdicts\' table', () => {
+  const { stabilityTable, flips } = require('../../bench/verdicts');
+  const example = path.join(root, 'reports', 'examples', 'auto-embedded');
+  let tmp;
+  before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-stability-')); });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('counts only the findings judged in both runs, and gives each one\'s z', () => {
+    // the same run again, its original-schema updates 10% faster: that finding's figure moves past its noise, its status stays
+    const lines = fs.readFileSync(path.join(example, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      .map((r) => (r.type === 'block' && r.scenario === 'many-keys' && r.schema === 'original' ? { ...r, appliedSeconds: r.appliedSeconds * 0.9 } : r));
+    fs.writeFileSync(path.join(tmp, 'results.jsonl'), `${lines.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const { table, of, same, within, flipped, left } = stabilityTable(example, tmp, scenarios);
+    // embedded-slows, the two SQL tests, insert-beats-save and buckets-faster; none of what this server cannot test
+    assert.equal(of, 5);
+    assert.ok(left.some((l) => l.startsWith('safe-3x-slower')), left.join(', '));
+    assert.equal(within, 4);
+    assert.equal(same, 5);
+    assert.equal(flipped, 0);
+    const row = table.split('\n').find((l) => l.includes('buckets-faster'));
+    assert.ok(Number(row.split('|')[5]) < -1.96, row);
+    assert.equal(flips(HOLDS, FAILS), true);
+    assert.equal(flips(HOLDS, INCONCLUSIVE), false);
+  });
+});
