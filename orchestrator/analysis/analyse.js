@@ -92,7 +92,8 @@ function articleFigures(finding) {
 /**
  * The finding judged on the article's published records, read as one run on the article's
  * clock: a side that names a server of its own (the SQL baseline) is the table's row of that
- * method.
+ * method. Its ratio is what the finding's figure (a field of published.json) must agree with: the
+ * unit tests hold each figure to it.
  */
 function judgePublished(finding, publishedRecords, upTo = null) {
   const check = checkOf(finding);

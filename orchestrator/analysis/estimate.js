@@ -40,21 +40,21 @@ const sdOf = (xs) => { const m = mean(xs); return Math.sqrt(xs.reduce((a, x) => 
 
 /**
  * { ratio, lo, hi, n, se, df, method, pairs } from the pairs' ratios (num/den of each pair, each
- * > 0): the geometric mean ratio, with a 95% interval where there are two pairs or more. Pairs
- * whose ratio is not a positive finite number (a zero or missing side) are left out and counted
- * in `unusable`. pairs: the ratios it rests on, in their order.
+ * > 0): the geometric mean ratio, with a 95% interval where there are two pairs or more. A ratio
+ * that is not a positive finite number (a zero or missing side) is no pair: the caller leaves it
+ * out and lists it (judge.js, estimateFromPairs: dropped, reason unusable). pairs: the ratios it
+ * rests on, in their order.
  */
 function pairedEstimate(ratios) {
   const good = ratios.filter((r) => Number.isFinite(r) && r > 0);
-  const unusable = ratios.length - good.length;
   const n = good.length;
-  if (!n) return { ratio: null, lo: null, hi: null, n: 0, se: null, df: null, method: null, pairs: [], unusable };
+  if (!n) return { ratio: null, lo: null, hi: null, n: 0, se: null, df: null, method: null, pairs: [] };
   const logs = good.map(Math.log);
   const m = mean(logs);
-  if (n === 1) return { ratio: Math.exp(m), lo: null, hi: null, n, se: null, df: null, method: METHOD_ONE, pairs: good, unusable };
+  if (n === 1) return { ratio: Math.exp(m), lo: null, hi: null, n, se: null, df: null, method: METHOD_ONE, pairs: good };
   const se = sdOf(logs) / Math.sqrt(n);
   const t = tQuantile(n - 1);
-  return { ratio: Math.exp(m), lo: Math.exp(m - t * se), hi: Math.exp(m + t * se), n, se, df: n - 1, method: METHOD_PAIRED, pairs: good, unusable };
+  return { ratio: Math.exp(m), lo: Math.exp(m - t * se), hi: Math.exp(m + t * se), n, se, df: n - 1, method: METHOD_PAIRED, pairs: good };
 }
 
 /**
@@ -76,15 +76,15 @@ function combinedEstimate(runs) {
   const se = Math.sqrt(Math.max(between, within));
   const t = tQuantile(K - 1);
   return {
-    ratio: Math.exp(m), lo: Math.exp(m - t * se), hi: Math.exp(m + t * se), n: pairs.length, se, df: K - 1, method: METHOD_RUNS, pairs, unusable: 0,
+    ratio: Math.exp(m), lo: Math.exp(m - t * se), hi: Math.exp(m + t * se), n: pairs.length, se, df: K - 1, method: METHOD_RUNS, pairs,
     runs: used.map((r) => ({ run: r.run, ratio: r.estimate.ratio, lo: r.estimate.lo, hi: r.estimate.hi, n: r.estimate.n, se: r.estimate.se })),
   };
 }
 
 /** One reading of each side: the ratio alone, with no interval (runs recorded before pairing). */
 function singleEstimate(num, den) {
-  if (!Number.isFinite(num) || !Number.isFinite(den) || den === 0) return { ratio: null, lo: null, hi: null, n: 0, se: null, df: null, method: null, pairs: [], unusable: 1 };
-  return { ratio: num / den, lo: null, hi: null, n: 1, se: null, df: null, method: METHOD_ONE, pairs: [num / den], unusable: 0 };
+  if (!Number.isFinite(num) || !Number.isFinite(den) || den === 0) return { ratio: null, lo: null, hi: null, n: 0, se: null, df: null, method: null, pairs: [] };
+  return { ratio: num / den, lo: null, hi: null, n: 1, se: null, df: null, method: METHOD_ONE, pairs: [num / den] };
 }
 
 module.exports = {

@@ -9,7 +9,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { analyseScenario, analyseRun } = require('../../orchestrator/analysis/analyse');
 const { pairedEstimate, minPairs } = require('../../orchestrator/analysis/estimate');
-const { HOLDS, FAILS, INCONCLUSIVE, DECIDED, TESTED } = require('../../orchestrator/analysis/rules');
+const {
+  HOLDS, FAILS, INCONCLUSIVE, NEEDS_SIZE, DECIDED, TESTED,
+} = require('../../orchestrator/analysis/rules');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const { readRun } = require('../../orchestrator/results/reader');
@@ -38,6 +40,18 @@ function sqlTest1(edit, options = {}) {
   return analyseScenario(scenario, { measurements: run.measurements, blocks: edit(run.blocks), sizesOf: () => null }).verdicts.find((v) => v.finding === 'mongo-beats-sql-test1');
 }
 const codes = (v) => v.reasons.map((r) => r.code);
+
+/** The kept main-job example, and a copy of it whose records edit(record) changes (null leaves one out), in a folder of its own. */
+const EXAMPLE = path.join(root, 'reports', 'examples', 'auto-embedded');
+const copies = [];
+after(() => copies.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+function exampleWith(edit) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-example-'));
+  copies.push(dir);
+  const records = fs.readFileSync(path.join(EXAMPLE, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => edit(JSON.parse(l))).filter(Boolean);
+  fs.writeFileSync(path.join(dir, 'results.jsonl'), `${records.map((x) => JSON.stringify(x)).join('\n')}\n`);
+  return dir;
+}
 
 describe('verdict evidence', () => {
   it('ties the pairs a verdict needs to the rounds the run planned: three quarters of them, at least 6', () => {
@@ -153,17 +167,12 @@ describe('verdict evidence', () => {
 });
 
 describe('the kept main-job example', () => {
-  const example = path.join(root, 'reports', 'examples', 'auto-embedded');
-  let tmp;
-  before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-first-round-')); });
-  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const example = EXAMPLE;
 
   it('with every round but the first removed, re-rendered, decides nothing', () => {
-    const lines = fs.readFileSync(path.join(example, 'results.jsonl'), 'utf8').split('\n').filter(Boolean);
-    const kept = lines.filter((l) => { const r = JSON.parse(l); return r.type !== 'block' || r.round === 1; });
-    assert.ok(kept.length < lines.length, 'the example has rounds past the first');
-    fs.writeFileSync(path.join(tmp, 'results.jsonl'), `${kept.join('\n')}\n`);
-    const { verdicts } = analyseRun(readRun(tmp), scenarios);
+    const firstRound = exampleWith((r) => (r.type !== 'block' || r.round === 1 ? r : null));
+    assert.ok(readRun(firstRound).blocks.length < readRun(example).blocks.length, 'the example has rounds past the first');
+    const { verdicts } = analyseRun(readRun(firstRound), scenarios);
     const decided = verdicts.filter((v) => DECIDED.includes(v.status));
     assert.deepEqual(decided.map((v) => `${v.finding}: ${v.status}`), []);
     // what was measured where a finding cannot be tested here is no decision either, where it rests on the blocks
@@ -190,6 +199,21 @@ describe('the kept main-job example', () => {
     }
   });
 
+  it('names the --budget that would reach a finding its size was too small for, instead of "cannot be tested here"', () => {
+    const { reasonText } = require('../../orchestrator/analysis/reasons');
+    // the size record as the planner writes it where the budget fell short of a finding's size
+    const short = exampleWith((r) => (r.type === 'size' && r.scenario === 'many-keys'
+      ? { ...r, sizes: { ...r.sizes, KEYS: 2000 }, findings: { decidable: [], tooSmall: [{ id: 'buckets-faster', atLeast: { KEYS: 20000 }, why: 'w', budgetSeconds: 570 }], tooShort: [] } } : r));
+    const v = analyseRun(readRun(short), scenarios).verdicts.find((x) => x.finding === 'buckets-faster');
+    assert.equal(v.status, NEEDS_SIZE);
+    const reason = v.reasons.find((r) => r.code === 'size-too-small');
+    assert.equal(reason.budgetSeconds, 570);
+    assert.match(reasonText(reason), /^the size is too small: KEYS 2,000, it needs 20,000 \(the effect comes from walking 20,000 keys at one level\); --budget 9m30s would reach it$/);
+    assert.equal(v.measuredInstead.status, FAILS, 'what was measured is still shown');
+    // a run at a fixed size names the size that reaches it
+    assert.match(reasonText({ ...reason, budgetSeconds: undefined, size: 'quick' }), /the quick size is below it \(--size article, or --size auto with a budget, reaches it\)$/);
+  });
+
   it('holds its findings to the article\'s claims: the SQL tests and the buckets do not hold, embedded-slows holds', () => {
     const { verdicts } = analyseRun(readRun(example), scenarios);
     const status = Object.fromEntries(verdicts.filter((v) => v.server !== 'all servers').map((v) => [v.finding, v.status]));
@@ -199,17 +223,11 @@ describe('the kept main-job example', () => {
 
 describe('bench:verdicts\' table', () => {
   const { stabilityTable, flips } = require('../../bench/verdicts');
-  const example = path.join(root, 'reports', 'examples', 'auto-embedded');
-  let tmp;
-  before(() => { tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-stability-')); });
-  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   it('counts only the findings judged in both runs, and gives each one\'s z', () => {
     // the same run again, its original-schema updates 10% faster: that finding's figure moves past its noise, its status stays
-    const lines = fs.readFileSync(path.join(example, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
-      .map((r) => (r.type === 'block' && r.scenario === 'many-keys' && r.schema === 'original' ? { ...r, appliedSeconds: r.appliedSeconds * 0.9 } : r));
-    fs.writeFileSync(path.join(tmp, 'results.jsonl'), `${lines.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    const { table, of, same, within, flipped, left } = stabilityTable(example, tmp, scenarios);
+    const faster = exampleWith((r) => (r.type === 'block' && r.scenario === 'many-keys' && r.schema === 'original' ? { ...r, appliedSeconds: r.appliedSeconds * 0.9 } : r));
+    const { table, of, same, within, flipped, left } = stabilityTable(EXAMPLE, faster, scenarios);
     // embedded-slows, the two SQL tests, insert-beats-save and buckets-faster; none of what this server cannot test
     assert.equal(of, 5);
     assert.ok(left.some((l) => l.startsWith('safe-3x-slower')), left.join(', '));
