@@ -10,6 +10,7 @@ const { writeFileAtomic } = require('../fs-atomic');
 const { escapeHtml, pageMarkdown } = require('./escape');
 const { STATUSES, ratioText, bandsText, firstClause } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
+const { ruleText } = require('./verdict-words');
 
 // CJK and Cyrillic in the stack: the articles' titles and quotes are Chinese and Russian
 const FONTS = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -198,7 +199,8 @@ function findingEvidence(row, columns, said) {
     const text = [why, cell.instead ? `measured instead: ${cell.instead}` : (cell.why ? '' : cell.measured || cell.reason)].filter(Boolean).join('; ');
     return `<li><b>${escapeHtml(c.name)}</b>${columns.length > 1 ? ` <span class="kitnote">(${escapeHtml(c.sub)})</span>` : ''}: <span class="${statusClass(cell.status)}" style="padding:0 4px">${escapeHtml(cell.status)}</span>${cell.mechanism ? `, ${escapeHtml(cell.mechanism)}` : ''}: ${escapeHtml(text)}</li>`;
   }).join('');
-  const bands = bandsText(row.bands);
+  // the rule's bands in words from its thresholds: a growth's at each of the article's points
+  const bands = row.finding?.check ? ruleText(row.finding) : bandsText(row.bands);
   // the findings only published, folded into one row in the matrix, are listed under one heading and one reason
   if (row.folded) {
     return `<li id="${row.anchor}"><b>What the article found of what no server today runs</b>`
