@@ -3,8 +3,11 @@
 // npm run bench:verdicts: how stable the verdicts are. It runs the scenarios that decide findings
 // on a server twice, once with the machine to itself and once with a process keeping one core
 // busy beside it (at the same sizes: the loaded run takes the quiet run's), and prints for each
-// finding both verdicts, both intervals and whether they agree. A finding that moves between
-// holds and does not hold is a finding the kit cannot decide on a busy machine: the goal is none.
+// finding both verdicts, both intervals and whether they agree, by a test on the difference of the
+// two log-ratios (z, with both runs' standard errors: analysis/change.js). Only findings judged in
+// both runs count (one the run cannot test, by its server or by construction, agrees with itself
+// and says nothing). A finding that moves between holds and does not hold is a finding the kit
+// cannot decide on a busy machine: the goal is none.
 // A benchmark, not a test: it takes two main jobs' worth of the scenarios' time.
 //   node bench/verdicts.js [--server SPEC] [--budget 4m] [scenario...]
 //   node bench/verdicts.js QUIET_RUN                 (a finished run, the main job's say: the loaded
@@ -18,7 +21,8 @@ const { discoverScenarios } = require('../orchestrator/scenarios');
 const { resolveConfig } = require('../orchestrator/config');
 const { analyseRun } = require('../orchestrator/analysis/analyse');
 const { estimateText } = require('../orchestrator/report/verdict-words');
-const { HOLDS, FAILS } = require('../orchestrator/analysis/rules');
+const { HOLDS, WEAKER, FAILS, TESTED } = require('../orchestrator/analysis/rules');
+const { changeTest } = require('../orchestrator/analysis/change');
 
 const BIN = path.join(__dirname, '..', 'bin', 'orchestrate.js');
 /** The scenarios whose findings the servers this kit reaches can decide (the others decide nothing here). */
@@ -50,27 +54,41 @@ function pinnedSizes(dir, chosen) {
   return [...sets].flatMap(([k, v]) => ['--set', `${k}=${v}`]);
 }
 
-/** Both runs' verdicts side by side, as a markdown table, and how many moved between holds and does not hold. */
+/** Whether two statuses sit either side of "no effect": the claim held (or held, weaker) in one and did not in the other. */
+const flips = (a, b) => (a === FAILS && [HOLDS, WEAKER].includes(b)) || (b === FAILS && [HOLDS, WEAKER].includes(a));
+
+/**
+ * Both runs' verdicts side by side, as a markdown table, with each one's z, and counts: how many
+ * findings judged in both runs kept their status, how many lie within their intervals of each
+ * other (|z| ≤ 1.96), and how many moved between holds and does not hold.
+ */
 function stabilityTable(quietDir, loadedDir, scenarios) {
   const quiet = analyseRun(readRun(quietDir), scenarios).verdicts;
   const loaded = analyseRun(readRun(loadedDir), scenarios).verdicts;
-  const decided = (v) => [HOLDS, FAILS].includes(v?.status);
   const lines = [
-    '| finding | server | alone | beside a busy core | same verdict | moved between holds and does not hold |',
-    '|---|---|---|---|---|---|',
+    '| finding | server | alone | beside a busy core | z | same verdict | moved between holds and does not hold |',
+    '|---|---|---|---|---:|---|---|',
   ];
   let flipped = 0;
   let same = 0;
+  let within = 0;
+  let tested = 0;
+  const left = [];
   // the findings of the scenarios both runs ran (a main job's quiet run holds scenarios that decide nothing here)
   const both = new Set(loaded.map((v) => v.scenario));
-  for (const q of quiet.filter((v) => v.status !== 'published only' && both.has(v.scenario))) {
-    const l = loaded.find((v) => v.finding === q.finding && v.scenario === q.scenario);
-    const flip = decided(q) && decided(l) && q.status !== l.status;
+  for (const q of quiet.filter((v) => both.has(v.scenario))) {
+    const l = loaded.find((v) => v.finding === q.finding && v.scenario === q.scenario && v.server === q.server);
+    // judged in both runs, or it says nothing of stability
+    if (!l || !TESTED.includes(q.status) || !TESTED.includes(l.status)) { left.push(`${q.finding} (${q.status}${l ? `; ${l.status}` : ''})`); continue; }
+    tested += 1;
+    const test = changeTest(q, l);
+    const flip = flips(q.status, l.status);
     if (flip) flipped += 1;
-    if (l && l.status === q.status) same += 1;
-    lines.push(`| ${q.scenario} · ${q.finding} | ${q.server} | ${q.status}, ${estimateText(q)} | ${l ? `${l.status}, ${estimateText(l)}` : '–'} | ${l?.status === q.status ? 'yes' : 'no'} | ${flip ? '**yes**' : 'no'} |`);
+    if (l.status === q.status) same += 1;
+    if (test && Math.abs(test.z) <= 1.96) within += 1;
+    lines.push(`| ${q.scenario} · ${q.finding} | ${q.server} | ${q.status}, ${estimateText(q)} | ${l.status}, ${estimateText(l)} | ${test ? test.z.toFixed(2) : '–'} | ${l.status === q.status ? 'yes' : 'no'} | ${flip ? '**yes**' : 'no'} |`);
   }
-  return { table: lines.join('\n'), flipped, same, of: lines.length - 2 };
+  return { table: lines.join('\n'), flipped, same, within, of: tested, left };
 }
 
 async function main(argv) {
@@ -101,13 +119,18 @@ async function main(argv) {
     quietDir = await runKit([...chosen, '--server', server, '--budget', budget], path.join(root, 'quiet'), { loaded: false });
     loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...pinnedSizes(quietDir, chosen)], path.join(root, 'loaded'), { loaded: true });
   }
-  const { table, flipped, same, of } = stabilityTable(quietDir, loadedDir, scenarios);
-  console.log(`\nVerdicts alone (${path.basename(quietDir)}) and beside a busy core (${path.basename(loadedDir)}):\n\n${table}\n`);
-  console.log(`${same} of ${of} verdicts the same; ${flipped} moved between holds and does not hold (goal: 0).`);
+  const { table, flipped, same, within, of, left } = stabilityTable(quietDir, loadedDir, scenarios);
+  console.log(`\nVerdicts alone (${path.basename(quietDir)}) and beside a busy core (${path.basename(loadedDir)}), the findings judged in both runs; z: the difference of their log-ratios over both standard errors:\n\n${table}\n`);
+  if (left.length) console.log(`Not judged in both runs, so not counted: ${left.join(', ')}.`);
+  console.log(`${same} of ${of} verdicts the same; ${within} of ${of} within their intervals of each other (|z| ≤ 1.96); ${flipped} moved between holds and does not hold (goal: 0).`);
   return flipped ? 1 : 0;
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {
-  console.error(`bench:verdicts: ${err.message}`);
-  process.exitCode = 1;
-});
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {
+    console.error(`bench:verdicts: ${err.message}`);
+    process.exitCode = 1;
+  });
+}
+
+module.exports = { stabilityTable, flips };

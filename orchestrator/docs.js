@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { VARIABLES, ROOT } = require('./config');
+const { ruleText } = require('./report/verdict-words');
 
 const BEGIN = (name) => `<!-- generated: ${name} (node scripts/docs.js); edit the source, not this block -->`;
 const END = (name) => `<!-- end generated: ${name} -->`;
@@ -23,13 +24,16 @@ function replaceBlock(text, name, body) {
 
 const asList = (value) => (value === undefined ? [] : [].concat(value));
 
-/** One finding in markdown: the claim, the article's figure, the rule, what it needs, its clock. */
+/** One finding in markdown: the claim, the article's figure, what it claimed, how it is decided, its rule's bands (from its thresholds), what it needs, its clock. */
 function renderFinding(finding) {
   const own = finding.source === 'kit';
   const lines = [`### ${own ? 'The kit\'s question' : 'Finding'}: ${finding.claim}`, ''];
   lines.push(`- **id:** \`${finding.id}\``);
   lines.push(`- **${own ? 'Compared with' : 'The article'}:** ${finding.published}`);
+  if (finding.reasoning) lines.push(`- **${own ? 'Why this rule' : 'What it claimed'}:** ${finding.reasoning}`);
   lines.push(`- **Decided by:** ${finding.decidedBy}`);
+  const rule = !finding.check || finding.check.kind === 'publishedOnly' ? '' : ruleText(finding);
+  if (rule) lines.push(`- **Rule:** ${rule}`);
   for (const need of asList(finding.requires)) {
     if (need.else) lines.push(`- **Where it cannot be tested, the verdict says:** ${need.else}`);
   }

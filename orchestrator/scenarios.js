@@ -67,8 +67,12 @@ function publishedProblems(published, descriptor) {
     ids.add(f?.id);
     need(!f?.check?.kind || CHECK_KINDS.includes(f.check.kind), `finding ${f.id}: check.kind ${f.check?.kind} is not one the verdicts know (${CHECK_KINDS.join(', ')})`);
     // every ratio must be able to say "does not hold": a threshold table without a failing side is refused here
-    const rule = f?.check ? ruleProblem(f.check) : null;
+    const rule = f?.check ? ruleProblem({ ...f.check, figure: f.figure }) : null;
     need(!rule, `finding ${f.id}: ${rule}`);
+    // an article's claim is judged at its size: its rule says what the article claimed, from its words
+    const decides = ['ratio', 'near', 'growth', 'crossing'].includes(f?.check?.kind);
+    need(!decides || typeof f.reasoning === 'string', `finding ${f.id}: say in reasoning, from the article's own words, what it claimed and so what its rule holds it to`);
+    need(f?.source === 'kit' || !['ratio', 'growth'].includes(f?.check?.kind) || f.check.says, `finding ${f.id}: an article's claim says what it claimed of its figure (check.says: order, about), not a direction alone`);
     need(f?.clock === undefined || f.check?.field === undefined, `finding ${f.id}: a finding with a clock is decided on clock.decides; its check names no field of its own`);
   }
   for (const [kind, entry] of Object.entries(descriptor.servers || {})) {

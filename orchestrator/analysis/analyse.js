@@ -5,7 +5,8 @@
 const { aggregateRepeats } = require('../results/repeats');
 const { sizesOf } = require('../results/reader');
 const { judge, checkOf } = require('./judge');
-const { ruleOf } = require('./rules');
+const { ruleOf, figureOf } = require('./rules');
+const { runContention } = require('./contention');
 
 /** The servers a finding is held against rather than judged: a scenario's baseline (the SQL store). */
 function referenceServers(scenario, finding) {
@@ -14,39 +15,40 @@ function referenceServers(scenario, finding) {
 
 /**
  * Every finding of one scenario on every server that measured it. measurements and blocks are
- * the scenario's records as the run wrote them (warm-up runs are left out here); sizesOf(server)
- * the sizes that server ran at, where known; servers the run's server records (their round trip).
- * Returns { records (aggregated: one per cell, the
- * median of the repeats), verdicts }.
+ * the scenario's records as the run wrote them (warm-up runs are left out of the tables here; a
+ * verdict leaves out warm-up and incomplete blocks itself, and says which); sizesOf(server) the
+ * sizes that server ran at, where known, and sizeRecordOf(server) the run's size record (what a
+ * larger budget would reach); servers the run's server records (their round trip). Returns {
+ * records (aggregated: one per cell, the median of the repeats), verdicts }.
  */
-function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: sizesFor = () => null, servers: serverRecords = [] }) {
+function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: sizesFor = () => null, sizeRecordOf = () => null, servers: serverRecords = [] }) {
   const findings = scenario.loadPublished().findings || [];
   const raw = measurements.filter((m) => !m.warmup);
   // the cells whose repeats printed different numbers of lines: their first run stands alone
   const misaligned = new Set();
   const records = aggregateRepeats(raw, scenario, findings, { onMisaligned: (r) => misaligned.add(r) });
-  const counted = blocks.filter((b) => !b.warmup);
-  const servers = [...new Set([...records, ...counted].map((r) => r.server))];
+  const servers = [...new Set([...records, ...blocks.filter((b) => !b.warmup)].map((r) => r.server))];
   const verdicts = [];
   for (const finding of findings) {
-    const ctx = { scenario: scenario.name, records, blocks: counted, raw, descriptor: scenario, misaligned };
+    const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned };
     if (finding.check.kind === 'publishedOnly' || finding.across) {
-      verdicts.push({ ...judge(finding, { ...ctx, server: finding.across ? 'all servers' : 'the article\'s', sizes: null }), ...articleFigures(finding, scenario) });
+      verdicts.push({ ...judge(finding, { ...ctx, server: finding.across ? 'all servers' : 'the article\'s', sizes: null }), ...articleFigures(finding) });
       continue;
     }
     const refs = referenceServers(scenario, finding);
     for (const server of servers.filter((s) => !refs.includes(s))) {
       const serverRecord = serverRecords.find((r) => r.server === server) || null;
-      verdicts.push({ ...judge(finding, { ...ctx, server, serverRecord, sizes: sizesFor(server) }), ...articleFigures(finding, scenario) });
+      verdicts.push({ ...judge(finding, { ...ctx, server, serverRecord, sizes: sizesFor(server), sizeRecord: sizeRecordOf(server) }), ...articleFigures(finding) });
     }
   }
-  for (const v of verdicts) if (v.status !== 'published only') Object.assign(v, articleAtRunSize(findings.find((f) => f.id === v.finding), v, scenario));
+  for (const v of verdicts) if (v.status !== 'published only') Object.assign(v, articleAtRunSize(findings.find((f) => f.id === v.finding), v));
   return { records, verdicts };
 }
 
 /**
  * Every scenario a run ran, analysed: { scenarios (the descriptors, in the run's order),
- * recordsOf: Map(name → aggregated records), verdicts }.
+ * recordsOf: Map(name → aggregated records), verdicts, contention (how busy the machine was
+ * over the run's blocks, or null where it was not measured) }.
  */
 function analyseRun(data, scenarios) {
   const ran = data.run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
@@ -57,37 +59,41 @@ function analyseRun(data, scenarios) {
       measurements: data.measurements.filter((m) => m.scenario === scenario.name),
       blocks: (data.blocks || []).filter((b) => b.scenario === scenario.name),
       sizesOf: (server) => sizesOf(data, scenario.name, server),
+      sizeRecordOf: (server) => sizeRecordOf(data, scenario.name, server),
       servers: data.servers,
     });
     recordsOf.set(scenario.name, out.records);
     verdicts.push(...out.verdicts);
   }
-  return { scenarios: ran, recordsOf, verdicts };
+  return { scenarios: ran, recordsOf, verdicts, contention: runContention(data.blocks || [], data.end) };
 }
 
 /**
- * The article's own figure for a finding: its check applied to the published table on the
- * article's clock, else the first "N×" its published text states (the article's own words).
- * The kit's own questions cite another comparison's figure (TokuMX): said, not drawn.
+ * What the run says would reach a larger size of a scenario on a server: its size record (the
+ * planner's findings, each too small one with the --budget that would fit it) and the size the
+ * run was given (a fixed size names itself), or null.
  */
-function articleFigures(finding, scenario) {
-  const published = scenario.loadPublished();
-  let ratio = null;
-  if (finding.check.kind !== 'publishedOnly' && !finding.across && finding.check.kind !== 'crossing') {
-    const v = judgePublished(finding, published.records || []);
-    if (Number.isFinite(v?.ratio)) ratio = v.ratio;
-  }
-  if (ratio === null) {
-    const stated = /(\d[\d,]*(?:\.\d+)?)\s?×/.exec(String(finding.published || ''));
-    ratio = stated ? Number(stated[1].replace(/,/g, '')) : null;
-  }
-  return { articleRatio: finding.source === 'kit' ? null : ratio };
+function sizeRecordOf(data, scenario, server) {
+  const { size } = data.run.params;
+  const record = (data.sizes || []).find((r) => r.scenario === scenario && r.server === server);
+  if (record) return { ...record, size };
+  return size && size !== 'auto' ? { size } : null;
+}
+
+/**
+ * The article's own figure for a finding, from its published.json (figure: a field, never read
+ * out of the article's words). The kit's own questions cite another comparison's figure (TokuMX):
+ * said, not drawn.
+ */
+function articleFigures(finding) {
+  return { articleRatio: finding.source === 'kit' || !Number.isFinite(finding.figure) ? null : finding.figure };
 }
 
 /**
  * The finding judged on the article's published records, read as one run on the article's
  * clock: a side that names a server of its own (the SQL baseline) is the table's row of that
- * method.
+ * method. Its ratio is what the finding's figure (a field of published.json) must agree with: the
+ * unit tests hold each figure to it.
  */
 function judgePublished(finding, publishedRecords, upTo = null) {
   const check = checkOf(finding);
@@ -107,16 +113,16 @@ function judgePublished(finding, publishedRecords, upTo = null) {
 
 /**
  * Where a growth was measured up to a smaller x than the article's (1,000 comments per blog where
- * the article went to 10,000), the article's own growth up to that x: { articleAtRunSize: {x,
- * ratio} }, else nothing.
+ * the article went to 10,000), the article's own growth at the largest of its points the run
+ * reached (its check's figureAt, the figure the rule held it to): { articleAtRunSize: { x, ratio
+ * } }, else nothing.
  */
-function articleAtRunSize(finding, verdict, scenario) {
-  if (!finding || finding.check.kind !== 'growth' || finding.source === 'kit' || !Number.isFinite(verdict.at)) return {};
-  const published = scenario.loadPublished().records || [];
-  const xs = published.map((r) => r[finding.check.x]).filter(Number.isFinite);
-  if (!xs.length || verdict.at >= Math.max(...xs)) return {};
-  const v = judgePublished(finding, published, verdict.at);
-  return Number.isFinite(v?.ratio) ? { articleAtRunSize: { x: verdict.at, ratio: v.ratio } } : {};
+function articleAtRunSize(finding, verdict) {
+  const points = finding?.check?.figureAt;
+  if (!finding || finding.check.kind !== 'growth' || finding.source === 'kit' || !Number.isFinite(verdict.at) || !points?.length) return {};
+  if (verdict.at >= Math.max(...points.map((p) => p.x))) return {};
+  const reached = points.filter((p) => p.x <= verdict.at).sort((a, b) => a.x - b.x).at(-1);
+  return reached ? { articleAtRunSize: { x: reached.x, ratio: figureOf(finding.check, verdict.at) } } : {};
 }
 
 module.exports = { analyseRun, analyseScenario, judgePublished, referenceServers, ruleOf };

@@ -17,7 +17,7 @@
 // reason 'network-decided' and are inconclusive where it fires (withNetwork).
 const { fieldInfo, spanMs } = require('../results/fields');
 const { throughMongos } = require('../results/records');
-const { HOLDS, FAILS, INCONCLUSIVE } = require('./rules');
+const { DECIDED, INCONCLUSIVE } = require('./rules');
 
 /** More than this share of an operation's time in what it waited for on the network, and the network could have made it. */
 const NETWORK_DECIDES = 0.5;
@@ -125,7 +125,7 @@ function networkOfSides(server, sides, { timeField, opsField = 'ops' }) {
  */
 function withNetwork(decided, reason) {
   if (!reason) return decided;
-  if ([HOLDS, FAILS].includes(decided.status)) return { status: INCONCLUSIVE, reasons: [reason, ...decided.reasons] };
+  if (DECIDED.includes(decided.status)) return { status: INCONCLUSIVE, reasons: [reason, ...decided.reasons] };
   return { ...decided, reasons: [...decided.reasons, reason] };
 }
 

@@ -1,4 +1,5 @@
 'use strict';
+const { formatDuration } = require('../sizing/duration');
 // Why a verdict reads as it does, as codes carrying their facts (hyperfine's warnings: an enum
 // whose words live in one Display). The analysis attaches reasons; every view says them through
 // reasonWords, and no view matches a sentence to find one.
@@ -14,13 +15,24 @@ const ratioText = (r) => {
 };
 const count = (n) => Number(n).toLocaleString('en-US');
 const msText = (ms) => `${ms.toLocaleString('en-US', { maximumFractionDigits: 1 })} ms`;
+const pct = (share) => `${Math.round(share * 100)}%`;
+const signedPct = (factor) => `${factor >= 1 ? '+' : '−'}${Math.abs((factor - 1) * 100).toFixed(1)}%`;
+const pText = (p) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.01 ? 3 : 2)}`);
+const where = (r) => [Number.isInteger(r.round) ? `round ${r.round}` : null, r.repeat ? `run ${r.repeat}` : null].filter(Boolean).join(' of ') || 'one pair';
+/** What would reach a size a finding needs: the --budget the planner priced, or a larger fixed size. */
+const reach = (r) => {
+  if (r.size) return `; the ${r.size} size is below it (--size article, or --size auto with a budget, reaches it)`;
+  if (r.budgetSeconds) return `; --budget ${formatDuration(r.budgetSeconds)} would reach it`;
+  if (r.budgetSeconds === null) return '; no --budget reaches it while --set pins a variable below it';
+  return '';
+};
 
 /** Each code's words, from its facts. */
 const WORDS = {
   'published-only': (r) => r.text,
   // a precondition a record must meet (a server that takes w:0 writes, a cache the kit may cut)
   'requirement-unmet': (r) => r.text,
-  'size-too-small': (r) => `the size is too small: ${r.short.map((s) => `${s.name} ${count(s.value)}, it needs ${count(s.need)}`).join('; ')}${r.why ? ` (${r.why})` : ''}`,
+  'size-too-small': (r) => `the size is too small: ${r.short.map((s) => `${s.name} ${count(s.value)}, it needs ${count(s.need)}`).join('; ')}${r.why ? ` (${r.why})` : ''}${reach(r)}`,
   'baseline-unavailable': (r) => `${r.server} did not run: ${r.why}`,
   'needs-other-engine': (r) => `needs ${r.hint}`,
   'not-measured': (r) => `not measured${r.where ? ` ${r.where}` : ''}`,
@@ -29,11 +41,17 @@ const WORDS = {
   'flat-unmeasured': () => 'the other series was not measured at both of the growth\'s points, so whether it stays flat cannot be told',
   'not-flat': (r) => `the other series does not stay flat: ${ratioText(r.ratio)}${Number.isFinite(r.lo) ? ` (${ratioText(r.lo)}–${ratioText(r.hi)})` : ''}, beyond ${ratioText(r.at)} either way`,
   'flat-straddles': (r) => `whether the other series stays within ${ratioText(r.at)} either way cannot be told: ${ratioText(r.ratio)} (${ratioText(r.lo)}–${ratioText(r.hi)})`,
-  'too-short': (r) => `the timed span was too short to decide (${r.figures.slice(0, 3).map((f) => `${f.label} ${msText(f.ms)}`).join(', ')}${(r.count ?? r.figures.length) > 3 ? ` and ${(r.count ?? r.figures.length) - 3} more` : ''}, under the ${count(r.figures[0].minMs)} ms a verdict needs; a larger size or --budget lengthens it)`,
-  'one-reading': () => 'one reading per side, so no interval',
-  'too-few-pairs': (r) => `rests on ${r.n} pair(s), fewer than the ${r.need} a verdict needs`,
-  straddles: (r) => `the 95% interval straddles ${r.which === 'holds' ? 'the holding threshold' : 'the failing threshold'} ${ratioText(r.at)}`,
+  'too-short': (r) => `the timed span was too short to decide: ${r.figures.slice(0, 3).map((f) => `${f.label}'s median block took ${msText(f.medianMs)} (${f.under} of ${f.blocks} block${f.blocks === 1 ? '' : 's'} under the ${count(f.minMs)} ms a verdict needs)`).join(', ')}${r.figures.length > 3 ? ` and ${r.figures.length - 3} more` : ''}; a larger size or --budget lengthens it`,
+  'one-reading': () => 'one reading per side (a run recorded before pairing): no interval, so no verdict',
+  'too-few-pairs': (r) => `rests on ${r.n} pair(s), fewer than the ${r.need} a verdict needs${r.planned > 1 ? ` (of the ${r.planned} the run planned)` : ''}`,
+  'no-pairs': (r) => `${r.side} had no block left to pair${Object.keys(r.dropped || {}).length ? ` (${Object.entries(r.dropped).map(([why, n]) => `${n} ${why}`).join(', ')} left out)` : ''}: nothing to decide on`,
+  straddles: (r) => `the 95% interval straddles ${r.which === 'holds' ? 'the holding threshold' : r.which === 'band' ? 'the top of the band around the article\'s figure' : 'the failing threshold'} ${ratioText(r.at)}`,
   'inside-margin': (r) => `inside the margin, between ${ratioText(r.from)} and ${ratioText(r.to)}`,
+  weaker: (r) => `a smaller effect than the article's ${ratioText(r.figure)}, in its direction: the whole 95% interval is between ${ratioText(Math.min(r.from, r.to))} and ${ratioText(Math.max(r.from, r.to))}`,
+  'above-band': (r) => `a larger effect than the article's "about ${ratioText(r.figure)}": the whole 95% interval is past ${ratioText(r.at)}`,
+  'outlier-decides': (r) => `one outlier decides it: without ${where(r)} (${ratioText(r.ratio)}) the interval is ${ratioText(r.without.lo)}–${ratioText(r.without.hi)}, ${r.without.status}`,
+  drift: (r) => `the ratio drifts over the rounds, ${signedPct(r.perRound)} a round (Spearman's ρ ${r.rho.toFixed(2)}, ${pText(r.p)}, ${r.n} pairs)`,
+  'busy-machine': (r) => `taken on a busy machine: other processes took ${pct(r.medianOtherShare)} of its CPU during the median block (at most ${pct(r.maxOtherShare)}, ${r.blocks} blocks measured)`,
   'repeats-misaligned': () => 'the repeated runs printed different numbers of lines, so the first run stands alone',
   'partner-missing': (r) => `${r.missing} round(s) had no block of both sides and were left out`,
   'shared-machine': () => 'another run of the kit shared the machine',

@@ -1,41 +1,88 @@
 'use strict';
 // Each check's rule as one threshold table, read both by the decision (statusOf) and by the bands
-// the report draws (bandsOf), so the two can never disagree. A ratio holds only where its whole
-// 95% interval is past the holding threshold, does not hold only where the whole interval is past
-// the failing one, and is inconclusive otherwise; a single reading (a run recorded before
-// pairing) is its own interval.
+// the report draws (bandsOf), so the two can never disagree. The table is a list of bands on the
+// ratio's scale, each with the status an interval wholly inside it gets; an interval across an
+// edge between two bands is inconclusive, and says which edge.
+//
+// A rule says what the claim said (published.json: the finding's figure and its check's `says`):
+// - order: "28× faster", an effect of that order. Holds where the whole 95% interval is at least
+//   the square root of the article's figure: nearer the article's effect than no effect at all,
+//   on a log scale (ORDER_SHARE). Past "no effect" (the check's margin) in the article's
+//   direction but below that, it holds, weaker: the effect is there, smaller than the article's.
+// - about: "about 3 times", a band around the figure on a log scale (figure ÷ band to figure ×
+//   band): holds where the whole interval is inside it, equivalence as two one-sided tests would
+//   have it (here on the 95% interval, stricter than those tests' 90%). Above the band it does
+//   not hold (a larger effect than "about"); between no effect and the band, holds, weaker.
+// - near: "about as fast", the band around 1: holds inside it, does not hold wholly outside it.
+// - a direction alone (the kit's own questions, which no article sized): holds past atLeast (or
+//   under atMost), does not hold at the failing threshold, inconclusive between.
 
 const HOLDS = 'holds';
+const WEAKER = 'holds, weaker';
 const FAILS = 'does not hold';
 const INCONCLUSIVE = 'inconclusive';
+const NEEDS_SIZE = 'needs a larger size';
 const UNTESTABLE = 'cannot be tested here';
 const PUBLISHED_ONLY = 'published only';
 /** The verdict words, in the order a tally or a legend lists them. */
-const STATUSES = [HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY];
+const STATUSES = [HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY];
+/** The statuses a verdict decided by its interval can have: the claim held, held weaker, or failed. */
+const DECIDED = [HOLDS, WEAKER, FAILS];
+/** The statuses of a finding that was measured and judged (decided or not). */
+const TESTED = [...DECIDED, INCONCLUSIVE];
+
+/** "Of that order": at least this share of the article's effect on a log scale (½: nearer it than no effect). */
+const ORDER_SHARE = 0.5;
+
+/** The failing threshold ("no effect") of a check that has a direction: failAtMost/failAtLeast, else 1 ± margin. */
+function noEffectOf(check, up) {
+  if (up) return check.failAtMost ?? (check.margin !== undefined ? 1 + check.margin : undefined);
+  return check.failAtLeast ?? (check.margin !== undefined ? 1 - check.margin : undefined);
+}
 
 /**
- * A ratio rule: { direction, holdsAt, failsAt }.
- * - atLeast: holds at holdsAt or more; does not hold at failsAt or less (failAtMost, else 1 + margin).
- * - atMost: holds at holdsAt or less; does not hold at failsAt or more (failAtLeast, else 1 − margin).
- * - near: judged on a log scale, so 0.8 and 1.25 are alike: holds within a factor holdsAt of 1
- *   either way (1 + tolerance), does not hold beyond a factor failsAt (1 + failTolerance, else
- *   1 + 2 × tolerance).
- * Null for checks that are no ratio (a crossing, a finding only published) and for a threshold
- * table that is not whole (the contract check refuses such a finding: scenarioProblems).
+ * The article's figure a check is held to: its figure, or a growth's at the largest x of the
+ * article's (figureAt) the run reached (its smallest where the run reached none).
  */
-function ruleOf(check) {
+function figureOf(check, at) {
+  if (Array.isArray(check.figureAt) && check.figureAt.length) {
+    const points = [...check.figureAt].sort((a, b) => a.x - b.x);
+    if (!Number.isFinite(at)) return points.at(-1).ratio;
+    return (points.filter((p) => p.x <= at).at(-1) ?? points[0]).ratio;
+  }
+  return check.figure;
+}
+
+/**
+ * A check's rule: { says, direction ('atLeast' | 'atMost' | 'near'), holdsAt, failsAt, figure?,
+ * upTo? (an about band's far edge) }, or null for checks that are no ratio (a crossing, a finding
+ * only published) and for a threshold table that is not whole (the contract check refuses such a
+ * finding: scenarioProblems). at: the x a growth was decided at (its figure there).
+ */
+function ruleOf(check, { at } = {}) {
   if (!check) return null;
   if (check.kind === 'near') {
     if (!(check.tolerance > 0)) return null;
-    return { direction: 'near', holdsAt: 1 + check.tolerance, failsAt: 1 + (check.failTolerance ?? 2 * check.tolerance) };
+    return { says: 'about', direction: 'near', figure: 1, holdsAt: 1 + check.tolerance, failsAt: 1 + check.tolerance };
   }
   if (check.kind !== 'ratio' && check.kind !== 'growth') return null;
-  if (check.atMost !== undefined) {
-    const failsAt = check.failAtLeast ?? (check.margin !== undefined ? 1 - check.margin : undefined);
-    return Number.isFinite(failsAt) ? { direction: 'atMost', holdsAt: check.atMost, failsAt } : null;
+  if (check.says === 'order' || check.says === 'about') {
+    const figure = figureOf(check, at);
+    if (!(figure > 0) || figure === 1) return null;
+    const up = figure > 1;
+    const failsAt = noEffectOf(check, up);
+    if (!Number.isFinite(failsAt)) return null;
+    const direction = up ? 'atLeast' : 'atMost';
+    if (check.says === 'order') return { says: 'order', direction, figure, holdsAt: figure ** ORDER_SHARE, failsAt };
+    if (!(check.band > 1)) return null;
+    return { says: 'about', direction, figure, holdsAt: up ? figure / check.band : figure * check.band, upTo: up ? figure * check.band : figure / check.band, failsAt };
   }
-  const failsAt = check.failAtMost ?? (check.margin !== undefined ? 1 + check.margin : undefined);
-  return Number.isFinite(check.atLeast) && Number.isFinite(failsAt) ? { direction: 'atLeast', holdsAt: check.atLeast, failsAt } : null;
+  if (check.atMost !== undefined) {
+    const failsAt = noEffectOf(check, false);
+    return Number.isFinite(failsAt) ? { says: 'direction', direction: 'atMost', holdsAt: check.atMost, failsAt } : null;
+  }
+  const failsAt = noEffectOf(check, true);
+  return Number.isFinite(check.atLeast) && Number.isFinite(failsAt) ? { says: 'direction', direction: 'atLeast', holdsAt: check.atLeast, failsAt } : null;
 }
 
 /**
@@ -45,75 +92,99 @@ function ruleOf(check) {
 function flatRuleOf(check) {
   const flat = check?.flat;
   if (!flat || !Number.isFinite(flat.atMost) || !Number.isFinite(flat.failAtLeast)) return null;
-  return { direction: 'near', holdsAt: flat.atMost, failsAt: flat.failAtLeast };
+  return { says: 'about', direction: 'near', figure: 1, holdsAt: flat.atMost, failsAt: flat.failAtLeast };
 }
 
 /** What is wrong with a check's threshold table, in words, or null: every ratio can say "does not hold". */
 function ruleProblem(check) {
   if (!['ratio', 'near', 'growth'].includes(check?.kind)) return null;
-  if (!ruleOf(check)) {
+  if (check.says === 'order' || check.says === 'about') {
+    const figures = Array.isArray(check.figureAt) && check.figureAt.length ? check.figureAt.map((p) => p.ratio) : [check.figure];
+    if (!figures.every((f) => f > 0 && f !== 1)) return `a check that says "${check.says}" needs the article's figure (the finding's figure${check.kind === 'growth' ? ', or its check\'s figureAt' : ''}), a ratio other than 1`;
+    if (check.says === 'about' && !(check.band > 1)) return 'a check that says "about" needs a band above 1 (the factor either way of the article\'s figure)';
+    for (const f of figures) {
+      const rule = ruleOf({ ...check, figureAt: undefined, figure: f });
+      if (!rule) return `a check that says "${check.says}" needs a failing threshold (margin, failAtMost or failAtLeast): without it it could never say "does not hold"`;
+      const beyond = rule.direction === 'atLeast' ? rule.holdsAt > rule.failsAt : rule.holdsAt < rule.failsAt;
+      if (!beyond) return `the article's figure ${f} is too near no effect (${rule.failsAt}) to tell its ${check.says === 'order' ? 'order' : 'band'} from a weaker effect`;
+    }
+  } else if (!ruleOf(check)) {
     if (check.kind === 'near') return 'a near check needs a tolerance above 0';
     return `a ${check.kind} check needs ${check.atMost !== undefined ? 'atMost and failAtLeast or margin' : 'atLeast and failAtMost or margin'}: without a failing threshold it could never say "does not hold"`;
+  } else {
+    const rule = ruleOf(check);
+    if (rule.direction === 'atLeast' && !(rule.failsAt < rule.holdsAt)) return `its failing threshold ${rule.failsAt} is not below its holding one ${rule.holdsAt}`;
+    if (rule.direction === 'atMost' && !(rule.failsAt > rule.holdsAt)) return `its failing threshold ${rule.failsAt} is not above its holding one ${rule.holdsAt}`;
   }
-  const rule = ruleOf(check);
-  if (rule.direction === 'atLeast' && !(rule.failsAt < rule.holdsAt)) return `its failing threshold ${rule.failsAt} is not below its holding one ${rule.holdsAt}`;
-  if (rule.direction === 'atMost' && !(rule.failsAt > rule.holdsAt)) return `its failing threshold ${rule.failsAt} is not above its holding one ${rule.holdsAt}`;
-  if (rule.direction === 'near' && !(rule.failsAt >= rule.holdsAt)) return 'its failing tolerance is narrower than its holding one';
   if (check.flat && !flatRuleOf(check)) return 'a growth\'s flat part needs atMost and failAtLeast';
   if (check.flat && !(check.flat.failAtLeast > check.flat.atMost)) return 'a growth\'s flat failAtLeast must be above its atMost';
   return null;
 }
 
-/**
- * The status an interval [lo, hi] gives under a rule, with the threshold it straddles where it is
- * inconclusive: { status, straddles: null | { which: 'holds' | 'fails', at } }. An interval wholly
- * between the thresholds straddles neither (inside the margin).
- */
-function statusOf(rule, lo, hi) {
-  const inside = { status: INCONCLUSIVE, straddles: null };
-  const straddle = (which, at) => ({ status: INCONCLUSIVE, straddles: { which, at } });
-  if (rule.direction === 'atLeast') {
-    if (lo >= rule.holdsAt) return { status: HOLDS, straddles: null };
-    if (hi <= rule.failsAt) return { status: FAILS, straddles: null };
-    if (hi >= rule.holdsAt) return straddle('holds', rule.holdsAt);
-    if (lo <= rule.failsAt) return straddle('fails', rule.failsAt);
-    return inside;
-  }
-  if (rule.direction === 'atMost') {
-    if (hi <= rule.holdsAt) return { status: HOLDS, straddles: null };
-    if (lo >= rule.failsAt) return { status: FAILS, straddles: null };
-    if (lo <= rule.holdsAt) return straddle('holds', rule.holdsAt);
-    if (hi >= rule.failsAt) return straddle('fails', rule.failsAt);
-    return inside;
-  }
-  // near, on a log scale: how far each end is from 1, as a factor
-  const within = (x, factor) => x >= 1 / factor && x <= factor;
-  if (within(lo, rule.holdsAt) && within(hi, rule.holdsAt)) return { status: HOLDS, straddles: null };
-  if (hi < 1 / rule.failsAt || lo > rule.failsAt) return { status: FAILS, straddles: null };
-  if (within(lo, rule.holdsAt) || within(hi, rule.holdsAt) || (lo < 1 && hi > 1)) return straddle('holds', hi > rule.holdsAt ? rule.holdsAt : 1 / rule.holdsAt);
-  if (hi > rule.failsAt || lo < 1 / rule.failsAt) return straddle('fails', hi > rule.failsAt ? rule.failsAt : 1 / rule.failsAt);
-  return inside;
+/** Bands on a scale that runs upwards (the article's effect above 1), from 0 to Infinity. */
+function upBands(rule) {
+  const { holdsAt, failsAt } = rule;
+  if (rule.says === 'order') return [{ from: 0, to: failsAt, status: FAILS }, { from: failsAt, to: holdsAt, status: WEAKER }, { from: holdsAt, to: Infinity, status: HOLDS }];
+  if (rule.says === 'about') return [{ from: 0, to: failsAt, status: FAILS }, { from: failsAt, to: holdsAt, status: WEAKER }, { from: holdsAt, to: rule.upTo, status: HOLDS }, { from: rule.upTo, to: Infinity, status: FAILS }];
+  return [{ from: 0, to: failsAt, status: FAILS }, { from: failsAt, to: holdsAt, status: INCONCLUSIVE }, { from: holdsAt, to: Infinity, status: HOLDS }];
 }
+
+/** Bands read the other way round (1/x): an effect below 1 is an effect above it, mirrored. */
+const mirror = (bands) => [...bands].reverse().map((b) => ({ from: b.to === Infinity ? 0 : 1 / b.to, to: b.from === 0 ? Infinity : 1 / b.from, status: b.status }));
 
 /**
  * The rule's bands on the ratio's scale, as segments { from, to, status } (0 and Infinity at the
- * ends), for the report to draw; null where the check is no ratio.
+ * ends), for the decision and for the report to draw; null where the check is no ratio.
  */
 function bandsOf(rule) {
   if (!rule) return null;
-  if (rule.direction === 'atLeast') {
-    return [{ from: 0, to: rule.failsAt, status: FAILS }, { from: rule.failsAt, to: rule.holdsAt, status: INCONCLUSIVE }, { from: rule.holdsAt, to: Infinity, status: HOLDS }];
+  if (rule.direction === 'near') {
+    const { holdsAt: h, failsAt: f } = rule;
+    const margin = f > h;
+    return [
+      { from: 0, to: 1 / f, status: FAILS },
+      ...(margin ? [{ from: 1 / f, to: 1 / h, status: INCONCLUSIVE }] : []),
+      { from: 1 / h, to: h, status: HOLDS },
+      ...(margin ? [{ from: h, to: f, status: INCONCLUSIVE }] : []),
+      { from: f, to: Infinity, status: FAILS },
+    ];
   }
   if (rule.direction === 'atMost') {
-    return [{ from: 0, to: rule.holdsAt, status: HOLDS }, { from: rule.holdsAt, to: rule.failsAt, status: INCONCLUSIVE }, { from: rule.failsAt, to: Infinity, status: FAILS }];
+    const up = { ...rule, holdsAt: 1 / rule.holdsAt, failsAt: 1 / rule.failsAt, ...(rule.upTo ? { upTo: 1 / rule.upTo } : {}) };
+    return mirror(upBands(up));
   }
-  return [
-    { from: 0, to: 1 / rule.failsAt, status: FAILS }, { from: 1 / rule.failsAt, to: 1 / rule.holdsAt, status: INCONCLUSIVE },
-    { from: 1 / rule.holdsAt, to: rule.holdsAt, status: HOLDS },
-    { from: rule.holdsAt, to: rule.failsAt, status: INCONCLUSIVE }, { from: rule.failsAt, to: Infinity, status: FAILS },
-  ];
+  return upBands(rule);
+}
+
+/** Which threshold an edge between two bands is, by the statuses either side of it. */
+function edgeRole(below, above) {
+  const pair = new Set([below, above]);
+  if (pair.has(HOLDS) && pair.has(FAILS)) return 'band';
+  if (pair.has(HOLDS)) return 'holds';
+  return 'fails';
+}
+
+/** When bands share an edge and an interval sits exactly on it, which status it takes first. */
+const PRIORITY = [HOLDS, FAILS, WEAKER, INCONCLUSIVE];
+
+/**
+ * The status an interval [lo, hi] gives under a rule, with the edge it straddles where it
+ * straddles one: { status, straddles: null | { which: 'holds' | 'fails' | 'band', at }, band }.
+ * An interval wholly inside a band takes the band's status (a direction rule's middle band is
+ * inside its margin, inconclusive); across an edge, inconclusive, naming the edge: the holding
+ * threshold first where it crosses several.
+ */
+function statusOf(rule, lo, hi) {
+  const bands = bandsOf(rule);
+  const inside = bands.filter((b) => lo >= b.from && hi <= b.to).sort((a, b) => PRIORITY.indexOf(a.status) - PRIORITY.indexOf(b.status));
+  if (inside.length) return { status: inside[0].status, straddles: null, band: inside[0] };
+  const edges = bands.slice(1).map((b, i) => ({ at: b.from, which: edgeRole(bands[i].status, b.status) })).filter((e) => lo < e.at && hi > e.at);
+  const order = ['holds', 'band', 'fails'];
+  edges.sort((a, b) => order.indexOf(a.which) - order.indexOf(b.which));
+  return { status: INCONCLUSIVE, straddles: edges[0] ?? null, band: null };
 }
 
 module.exports = {
-  ruleOf, flatRuleOf, ruleProblem, statusOf, bandsOf, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY, STATUSES,
+  ruleOf, flatRuleOf, ruleProblem, statusOf, bandsOf, figureOf,
+  HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, STATUSES, DECIDED, TESTED, ORDER_SHARE,
 };

@@ -25,13 +25,30 @@ function verdictRecord(v, finding, run = null) {
     n: v.n ?? 0,
     // the standard error of the mean log-ratio: lo and hi are exp(log ratio ∓ t × se)
     se: num(v.se),
+    // the degrees of freedom of its t: n − 1, or the runs combined less one (--repeat)
+    df: v.df ?? null,
     method: v.method ?? null,
+    // what it rests on: each pair's ratio (n numbers, in the rounds' order), the blocks left out and
+    // why (warm-up, incomplete, partner-missing, unusable, run-too-few-pairs), the outliers among the
+    // pairs (Tukey's fences on their logs), the drift over the rounds, how busy the machine was
+    // during its blocks (null: not measured) and each side's median block against its floor
+    pairs: v.pairs ?? [],
+    ...(v.runs ? { runs: v.runs } : {}),
+    dropped: v.dropped ?? [],
+    outliers: v.outliers ?? [],
+    drift: v.drift ?? null,
+    contention: v.contention ?? null,
+    floors: v.floors ?? [],
     clock: v.clock ?? null,
     field: v.field ?? null,
     articleRatio: num(v.articleRatio),
     articleClock: v.articleClock ?? null,
     articleClockRatio: estimate(v.articleClockEstimate),
-    thresholds: v.thresholds ? { direction: v.thresholds.direction, holdsAt: v.thresholds.holdsAt, failsAt: v.thresholds.failsAt } : null,
+    // the rule the interval was held to: what the article claimed of its figure (order, about) or a direction alone
+    thresholds: v.thresholds ? {
+      says: v.thresholds.says, direction: v.thresholds.direction, holdsAt: v.thresholds.holdsAt, failsAt: v.thresholds.failsAt,
+      ...(v.thresholds.figure !== undefined ? { figure: v.thresholds.figure } : {}), ...(v.thresholds.upTo !== undefined ? { upTo: v.thresholds.upTo } : {}),
+    } : null,
     reason: reasonWords(v.reasons || []),
     reasons: v.reasons || [],
     ...(Number.isFinite(v.at) ? { at: v.at } : {}),

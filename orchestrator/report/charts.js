@@ -25,6 +25,7 @@ const { matches } = require('../results/records');
 const { sizesOf } = require('../results/reader');
 const { serverDisplayName } = require('./server-names');
 const { markdownText } = require('./escape');
+const { ruleText } = require('./verdict-words');
 
 const WIDTH = 1000;
 const HEIGHT = 560;
@@ -394,12 +395,16 @@ function chartConfig(args) {
 
 // ---- what a page prints under a chart ------------------------------------------------------
 
-/** "holds when ...", the first sentence of a finding's rule, as a sentence. */
+/**
+ * A finding's rule as a sentence: what it compares (the first sentence of its decidedBy, after
+ * the lead on how it is decided), then its bands from its threshold table (ruleText); a check that
+ * is no ratio (a crossing) says its rule in its decidedBy.
+ */
 function ruleSentence(finding) {
-  // the rule proper, after the sentence's lead on how it is decided (paired rounds, the interval)
-  const first = String(finding.decidedBy || '').replace(/^Decided on [^:]*: /, '').split(/\.(?:\s|$)|; /)[0].trim();
+  const first = String(finding.decidedBy || '').replace(/^Decided on [^:]*: /, '').split(/\.(?:\s|$)/)[0].trim();
   if (!first) return null;
-  return `${first[0].toUpperCase()}${first.slice(1)}.`;
+  const bands = ruleText(finding);
+  return `${first[0].toUpperCase()}${first.slice(1)}${bands ? `: ${bands}` : ''}.`;
 }
 
 /**

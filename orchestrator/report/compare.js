@@ -16,18 +16,23 @@ const { UsageError } = require('../errors');
 const { aggregateRepeats } = require('../results/repeats');
 const { analyseRun } = require('../analysis/analyse');
 const { estimateText } = require('./verdict-words');
+const { changeTest, CHANGE_P, TEST_NAME } = require('../analysis/change');
 
 /**
- * Whether a finding's figure moved between two verdicts: where both rest on paired rounds, their
- * 95% intervals do not overlap (each run's own noise decides); where either is one reading (a run
- * recorded before pairing), B/A is past the noise the user allows.
+ * Whether a finding's figure moved between two verdicts: where both rest on paired rounds, by a
+ * test on the difference of their log-ratios with both runs' standard errors (analysis/change.js:
+ * each run's own noise decides); where either is one reading (a run recorded before pairing), B/A
+ * past the noise the user allows. Returns { moved, test (the change test, or null) }.
  */
 function verdictMoved(va, vb, noise) {
-  if (!Number.isFinite(va?.ratio) || !Number.isFinite(vb?.ratio)) return false;
-  const paired = (v) => Number.isFinite(v.lo) && Number.isFinite(v.hi);
-  if (paired(va) && paired(vb)) return vb.lo > va.hi || vb.hi < va.lo;
-  return Math.abs(vb.ratio / va.ratio - 1) > noise;
+  if (!Number.isFinite(va?.ratio) || !Number.isFinite(vb?.ratio)) return { moved: false, test: null };
+  const test = changeTest(va, vb);
+  if (test) return { moved: test.changed, test };
+  return { moved: Math.abs(vb.ratio / va.ratio - 1) > noise, test: null };
 }
+
+/** A change test in a cell: "t = 2.31, 12.4 df, p = 0.04". */
+const testText = (t) => (t ? `t = ${t.t.toFixed(2)}, ${t.df.toFixed(1)} df, p ${t.p < 0.001 ? '< 0.001' : `= ${t.p.toFixed(t.p < 0.01 ? 3 : 2)}`}` : '–');
 
 /** The findings of the common scenarios, A's verdict beside B's, as markdown rows: { rows, moved }. */
 function verdictRows(common, analysedA, analysedB, serverOf, noise) {
@@ -41,12 +46,13 @@ function verdictRows(common, analysedA, analysedB, serverOf, noise) {
       const va = pick(analysedA, sa);
       const vb = pick(analysedB, sb);
       if (!va && !vb) continue;
-      const flag = verdictMoved(va, vb, noise);
+      const { moved: flag, test } = verdictMoved(va, vb, noise);
       const statusMoved = va && vb && va.status !== vb.status;
       if (flag || statusMoved) moved += 1;
       rows.push([
         `${scenario.name} · ${f.claim}`, va ? `${va.status}, ${estimateText(va)}` : '–', vb ? `${vb.status}, ${estimateText(vb)}` : '–',
         va && vb && Number.isFinite(va.ratio) && Number.isFinite(vb.ratio) ? `×${(vb.ratio / va.ratio).toFixed(2)}` : '–',
+        testText(test),
         [statusMoved ? '**verdict moved**' : '', flag ? '**figure changed**' : ''].filter(Boolean).join(', '),
       ]);
     }
@@ -101,8 +107,8 @@ async function compareRuns({ dirA, dirB, out, scenarios, serverA, serverB, noise
   const { rows: vRows, moved } = verdictRows(common, analyseRun(a, scenarios), analyseRun(b, scenarios),
     (scenario) => [chooseServer(a, scenario, serverA), chooseServer(b, scenario, serverB)], noise);
   if (vRows.length) {
-    parts.push('## Verdicts', `Each finding's verdict and figure (the ratio, its 95% interval and the pairs it rests on) in A and in B. A figure is **changed** where both intervals exist and do not overlap; where either run rests on one reading (recorded before pairing), where B/A is past ±${Math.round(noise * 100)}%. ${moved} finding(s) moved.`,
-      toMarkdown({ header: ['finding', 'A', 'B', 'B/A', ''], rows: vRows }));
+    parts.push('## Verdicts', `Each finding's verdict and figure (the ratio, its 95% interval and the pairs it rests on) in A and in B. A figure is **changed** where ${TEST_NAME} (each run's standard error, Welch–Satterthwaite degrees of freedom) gives p < ${CHANGE_P}; where either run rests on one reading (recorded before pairing), where B/A is past ±${Math.round(noise * 100)}%. ${moved} finding(s) moved.`,
+      toMarkdown({ header: ['finding', 'A', 'B', 'B/A', 'test', ''], rows: vRows }));
   }
   for (const scenario of common) {
     const sa = chooseServer(a, scenario, serverA);

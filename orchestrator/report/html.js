@@ -10,6 +10,7 @@ const { writeFileAtomic } = require('../fs-atomic');
 const { escapeHtml, pageMarkdown } = require('./escape');
 const { STATUSES, ratioText, bandsText, firstClause } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
+const { ruleText } = require('./verdict-words');
 
 // CJK and Cyrillic in the stack: the articles' titles and quotes are Chinese and Russian
 const FONTS = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -156,8 +157,9 @@ function matrixHtml(model) {
 
 function tallyHtml(model) {
   const chips = STATUSES.filter((s) => model.tally[s]).map((s) => `<span class="chip ${statusClass(s)}">${model.tally[s]} ${escapeHtml(s)}</span>`);
-  const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 2, status: 'inconclusive' }, { from: 2, to: Infinity, status: 'holds' }], 3, 10)}`
-    + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands · a cell links to its evidence</span>';
+  // the bands of a claim of "28×" held at its order: does not hold, holds weaker, holds
+  const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 5.3, status: 'holds, weaker' }, { from: 5.3, to: Infinity, status: 'holds' }], 3, 28)}`
+    + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands (holds at the article\'s order or in its band; holds, weaker short of it) · a cell links to its evidence</span>';
   return `<div class="tally">${chips.join('')}${legend}</div>`;
 }
 
@@ -167,7 +169,7 @@ function factsHtml(model) {
     const baselines = r.data.servers.filter((s) => s.baselineFor).map((s) => `${escapeHtml(s.product)} ${escapeHtml(String(s.version).split(' ')[0])} as the SQL baseline`);
     const f = r.facts;
     const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${pageMarkdown.parseInline(n)}</p>`).join('');
-    return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')}</p>${notes}`;
+    return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')} · ${escapeHtml(f.busy)}</p>${notes}`;
   }).join('\n');
 }
 
@@ -197,7 +199,8 @@ function findingEvidence(row, columns, said) {
     const text = [why, cell.instead ? `measured instead: ${cell.instead}` : (cell.why ? '' : cell.measured || cell.reason)].filter(Boolean).join('; ');
     return `<li><b>${escapeHtml(c.name)}</b>${columns.length > 1 ? ` <span class="kitnote">(${escapeHtml(c.sub)})</span>` : ''}: <span class="${statusClass(cell.status)}" style="padding:0 4px">${escapeHtml(cell.status)}</span>${cell.mechanism ? `, ${escapeHtml(cell.mechanism)}` : ''}: ${escapeHtml(text)}</li>`;
   }).join('');
-  const bands = bandsText(row.bands);
+  // the rule's bands in words from its thresholds: a growth's at each of the article's points
+  const bands = row.finding?.check ? ruleText(row.finding) : bandsText(row.bands);
   // the findings only published, folded into one row in the matrix, are listed under one heading and one reason
   if (row.folded) {
     return `<li id="${row.anchor}"><b>What the article found of what no server today runs</b>`
@@ -206,7 +209,7 @@ function findingEvidence(row, columns, said) {
   }
   const drawn = Number.isFinite(row.article.ratio) && row.bands ? ` (drawn as ${escapeHtml(row.article.text)})` : '';
   return `<li id="${row.anchor}"><b>${row.kit ? 'The kit\'s question: ' : ''}${escapeHtml(row.claim)}</b><br>`
-    + `<span class="rule">${row.kit ? 'Beside it, the article' : 'The article'}: ${escapeHtml(row.published.replace(/^the article: /, ''))}${drawn}.<br>The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
+    + `<span class="rule">${row.kit ? 'Beside it, the article' : 'The article'}: ${escapeHtml(row.published.replace(/^the article: /, ''))}${drawn}.<br>${row.reasoning ? `What it claimed: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
     + `<ul class="verdicts">${lines}</ul></li>`;
 }
 

@@ -8,9 +8,10 @@ const path = require('node:path');
 const { readRun, sizesOf } = require('../results/reader');
 const { fractionOf } = require('../sizing/planner');
 const { analyseRun } = require('../analysis/analyse');
-const { bandsOf: bandsOfRule, ruleOf, HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, STATUSES } = require('../analysis/rules');
+const { bandsOf: bandsOfRule, ruleOf, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
+const { checkOf } = require('../analysis/judge');
 const { reasonWords } = require('../analysis/reasons');
-const { estimateText, intervalText, detailText, crossingText, ratioText } = require('./verdict-words');
+const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('./verdict-words');
 const { serverDisplayName } = require('./server-names');
 const { formatBytes } = require('./format');
 const { markdownText } = require('./escape');
@@ -20,17 +21,8 @@ const NOT_RUN = 'not run';
 
 const anchorOf = (...parts) => parts.join('-').toLowerCase().replace(/[^a-z0-9-]+/g, '-');
 
-/** A check's bands on the ratio scale, from its one threshold table (analysis/rules.js). */
-const bandsOf = (check) => bandsOfRule(ruleOf(check));
-
-/** The bands in words: "holds at 2.5× or more; 1.2× or less does not hold". */
-function bandsText(bands) {
-  if (!bands) return '';
-  const holds = bands.filter((b) => b.status === HOLDS);
-  const phrase = (b) => (b.from === 0 ? `${ratioText(b.to)} or less` : b.to === Infinity ? `${ratioText(b.from)} or more` : `${ratioText(b.from)} to ${ratioText(b.to)}`);
-  const fails = bands.filter((b) => b.status === FAILS);
-  return `holds where the whole 95% interval is at ${holds.map(phrase).join(' or ')}; does not hold where it is at ${fails.map(phrase).join(' or ')}`;
-}
+/** A finding's bands on the ratio scale, from its one threshold table (analysis/rules.js), held to the article's figure. */
+const bandsOf = (finding) => bandsOfRule(ruleOf(checkOf(finding)));
 
 /** The first clause of a sentence: up to its first ": " or "; " outside parentheses, with long asides dropped. */
 function firstClause(text) {
@@ -54,7 +46,7 @@ function firstClause(text) {
  * rule's bands, a one-line reason and what was measured, all read from the verdict's fields.
  */
 function cellOf(verdict, finding, anchor) {
-  const tested = [HOLDS, FAILS, INCONCLUSIVE].includes(verdict.status);
+  const tested = TESTED.includes(verdict.status);
   const bands = bandsOfRule(verdict.thresholds);
   const interval = intervalText(verdict);
   let reason = reasonWords(verdict.reasons || []);
@@ -79,7 +71,7 @@ function cellOf(verdict, finding, anchor) {
     mechanism: tested ? verdict.mechanism : null,
     measured: detail,
     // where the finding could not be tested or is only published: why, and what was measured instead
-    ...(tested ? {} : { why: reasonWords(verdict.reasons || []), instead: verdict.status === UNTESTABLE ? detail : '' }),
+    ...(tested ? {} : { why: reasonWords(verdict.reasons || []), instead: [UNTESTABLE, NEEDS_SIZE].includes(verdict.status) ? detail : '' }),
     evidence: `#${anchor}`,
   };
 }
@@ -100,8 +92,8 @@ function runNotes(data) {
   return [resumed, shared].filter(Boolean);
 }
 
-/** The run's facts for the line above the matrix: date, machine, kit, size, shell. */
-function runFacts(data) {
+/** The run's facts for the line above the matrix: date, machine, kit, size, shell, and how busy the machine was. */
+function runFacts(data, contention = null) {
   const { run } = data;
   const m = run.machine || {};
   return {
@@ -110,6 +102,7 @@ function runFacts(data) {
     kit: `kit ${run.kit?.version ?? '?'}${run.kit?.commit ? ` (${run.kit.commit.slice(0, 7)})` : ''}`,
     size: run.params.size === 'auto' ? `size auto, ${Math.round((run.params.budgetSeconds || 0) / 60)} min per server` : `size ${run.params.size}`,
     shell: run.params.shell === 'mongosh' || run.shell === 'mongosh' ? 'timed in mongosh' : 'timed in the kit\'s shell',
+    busy: contentionText(contention),
   };
 }
 
@@ -122,10 +115,10 @@ function buildReportModel(runs, scenarios) {
   const many = runs.length > 1;
   const models = runs.map((r, index) => {
     const data = r.data || readRun(r.dir);
-    const { scenarios: ran, recordsOf, verdicts } = analyseRun(data, scenarios);
+    const { scenarios: ran, recordsOf, verdicts, contention } = analyseRun(data, scenarios);
     // the servers judged: every server the run started but a baseline (the SQL store held against them)
     const judged = data.servers.filter((s) => !s.baselineFor);
-    return { index, dir: r.dir, label: path.basename(r.dir), data, facts: runFacts(data), notes: runNotes(data), scenarios: ran, recordsOf, verdicts, judged };
+    return { index, dir: r.dir, label: path.basename(r.dir), data, facts: runFacts(data, contention), contention, notes: runNotes(data), scenarios: ran, recordsOf, verdicts, judged };
   });
 
   const columns = models.flatMap((m) => m.judged.map((s) => ({
@@ -146,10 +139,10 @@ function buildReportModel(runs, scenarios) {
       const ofFinding = models.flatMap((m) => m.verdicts).find((v) => v.scenario === scenario.name && v.finding === finding.id);
       const articleRatio = ofFinding?.articleRatio ?? null;
       const row = {
-        id: finding.id, scenario: scenario.name, claim: finding.claim, published: finding.published, rule: finding.decidedBy, finding,
+        id: finding.id, scenario: scenario.name, claim: finding.claim, published: finding.published, rule: finding.decidedBy, reasoning: finding.reasoning ?? null, finding,
         kit: finding.source === 'kit',
         article: { ratio: Number.isFinite(articleRatio) ? articleRatio : null, text: Number.isFinite(articleRatio) ? ratioText(articleRatio) : '' },
-        bands: bandsOf(finding.check), anchor, cells: {},
+        bands: bandsOf(finding), anchor, cells: {},
       };
       for (const col of columns) {
         const m = models[col.run];

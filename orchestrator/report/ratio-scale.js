@@ -20,12 +20,15 @@ function bandStretches(bands) {
 
 /**
  * Colours per verdict: the cell's fill, its ink (the verdict word) and the band's tint on the bar.
- * Five kinds a reader tells apart in colour and in grey.
+ * Seven kinds a reader tells apart in colour and in grey (holds, weaker between holds and
+ * inconclusive; needs a larger size a blue apart from the greys of what cannot be tested).
  */
 const COLOURS = {
   holds: { fill: '#cfead6', ink: '#0f5c2a', band: '#7cc68f' },
+  'holds, weaker': { fill: '#e6efc2', ink: '#4a5a0c', band: '#bcd36a' },
   'does not hold': { fill: '#f7cfca', ink: '#9b1c12', band: '#e8877c' },
   inconclusive: { fill: '#fde5b8', ink: '#7a4a00', band: '#f4c15e' },
+  'needs a larger size': { fill: '#d9e5f4', ink: '#1f4670', band: '#9dbbe2' },
   'cannot be tested here': { fill: '#e4e4e4', ink: '#3d3d3d', band: '#bdbdbd' },
   'published only': { fill: '#e5def0', ink: '#47366b', band: '#b9a8d6' },
   'not run': { fill: '#ffffff', ink: '#8a8a8a', band: '#dddddd' },

@@ -367,7 +367,7 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
   const appendix = new Map(model.runs.map((r) => [r.index, appendixItems(r, scenarios)]));
   const parts = [
     `# ${md(title)}`,
-    ...model.runs.map((r) => `${many ? `**${md(r.label)}**: ` : ''}${[r.facts.date, r.facts.machine, r.facts.kit, r.facts.size, r.facts.shell].map(md).join(' · ')}${r.data.servers.length ? ` · ${r.data.servers.map((s) => md(serverNameWithAlias(s))).join(', ')}` : ''}.`),
+    ...model.runs.map((r) => `${many ? `**${md(r.label)}**: ` : ''}${[r.facts.date, r.facts.machine, r.facts.kit, r.facts.size, r.facts.shell].map(md).join(' · ')}${r.data.servers.length ? ` · ${r.data.servers.map((s) => md(serverNameWithAlias(s))).join(', ')}` : ''} · ${md(r.facts.busy)}.`),
     ...model.runs.flatMap((r) => r.notes.map((t) => (many ? `${md(r.label)}: ${t}` : t))),
     matrixMarkdown(model),
     ...failuresMarkdown(model),

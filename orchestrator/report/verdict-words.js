@@ -5,17 +5,19 @@
 const { fieldInfo } = require('../results/fields');
 const { reasonWords, ratioText } = require('../analysis/reasons');
 const { formatBytes } = require('./format');
+const { STATUSES, INCONCLUSIVE, ruleOf, bandsOf } = require('../analysis/rules');
+const { checkOf } = require('../analysis/judge');
 
 /** "1.41–1.88" for an interval, or null where there is none. */
 function intervalText(v) {
   return Number.isFinite(v?.lo) && Number.isFinite(v?.hi) ? `${ratioText(v.lo).replace('×', '')}–${ratioText(v.hi)}` : null;
 }
 
-/** "1.62× (1.41–1.88×, n=8)", "1.62× (one reading)", or "–" where nothing was measured. */
+/** "1.62× (1.41–1.88×, n=8)", "(… n=24 in 3 runs)", "1.62× (one reading)", or "–" where nothing was measured. */
 function estimateText(v) {
   if (!Number.isFinite(v?.ratio)) return '–';
   const interval = intervalText(v);
-  if (interval) return `${ratioText(v.ratio)} (${interval}, n=${v.n})`;
+  if (interval) return `${ratioText(v.ratio)} (${interval}, n=${v.n}${v.runs?.length > 1 ? ` in ${v.runs.length} runs` : ''})`;
   // a size is no timing: its one reading is the figure itself, not a reading short of an interval
   return `${ratioText(v.ratio)}${v.n === 1 && v.clock !== null ? ' (one reading)' : ''}`;
 }
@@ -70,9 +72,51 @@ function detailText(v, finding) {
   return context ? `${text} [${context}]` : text;
 }
 
+/**
+ * A rule's bands in words, each status once with where its interval must lie: "holds where the
+ * whole 95% interval is at 5.30× or more; holds, weaker at 1.10× to 5.30×; does not hold at 1.10×
+ * or less; otherwise, inconclusive".
+ */
+function bandsText(bands) {
+  if (!bands) return '';
+  const phrase = (b) => (b.from === 0 ? `${ratioText(b.to)} or less` : b.to === Infinity ? `${ratioText(b.from)} or more` : `${ratioText(b.from)} to ${ratioText(b.to)}`);
+  const parts = STATUSES.filter((s) => s !== INCONCLUSIVE && bands.some((b) => b.status === s))
+    .map((s, i) => `${s} ${i === 0 ? 'where the whole 95% interval is ' : ''}at ${bands.filter((b) => b.status === s).map(phrase).join(' or ')}`);
+  return `${parts.join('; ')}; otherwise, inconclusive`;
+}
+
+/**
+ * A finding's rule in words from its threshold table, never typed beside it: its bands, or for a
+ * growth held to the article's figure at each of its points, the bands from each point on
+ * ("from 1,000 per blog: holds where …; from 10,000: …"). Empty for a check that is no ratio.
+ */
+function ruleText(finding) {
+  const check = checkOf(finding);
+  // what the threshold is to the article's figure: its order (the square root), or a band around it
+  const held = (rule) => {
+    if (rule?.says === 'order') return `the article's ${ratioText(rule.figure)} held at its order (its square root, ${ratioText(rule.holdsAt)}): `;
+    if (rule?.says === 'about' && rule.direction !== 'near') return `about the article's ${ratioText(rule.figure)} (${ratioText(Math.min(rule.holdsAt, rule.upTo))} to ${ratioText(Math.max(rule.holdsAt, rule.upTo))}): `;
+    return '';
+  };
+  const points = check.figureAt ? [...check.figureAt].sort((a, b) => a.x - b.x) : null;
+  if (!points) { const rule = ruleOf(check); return rule ? `${held(rule)}${bandsText(bandsOf(rule))}` : ''; }
+  const x = fieldInfo(check.x).words;
+  return points.map((p, i) => { const rule = ruleOf(check, { at: p.x }); return `from ${p.x.toLocaleString('en-US')}${i === 0 ? ` ${x}` : ''}, ${held(rule)}${bandsText(bandsOf(rule))}`; }).join('; ');
+}
+
+/** How busy the machine was over a run, for its header: the run's contention (analysis/contention.js) in words. */
+function contentionText(c) {
+  if (!c) return 'how busy the machine was: not measured';
+  const pct = (x) => `${Math.round(x * 100)}%`;
+  if (!c.blocks && c.run) return `other processes took ${pct(c.run.otherShare)} of the machine's CPU over the run`;
+  return `${c.busy ? 'a busy machine: ' : ''}other processes took ${pct(c.medianOtherShare)} of the CPU during the median timed block (at most ${pct(c.maxOtherShare)}, ${c.blocks} blocks)`;
+}
+
 /** A verdict's one-line reason: its reasons in words (for a verdict that holds or fails, usually none). */
 function reasonText(v) {
   return reasonWords(v.reasons || []);
 }
 
-module.exports = { estimateText, intervalText, detailText, reasonText, valueWithUnit, crossingText, ratioText };
+module.exports = {
+  estimateText, intervalText, detailText, reasonText, valueWithUnit, crossingText, ratioText, bandsText, ruleText, contentionText,
+};

@@ -252,7 +252,9 @@ describe('chart legends and captions', () => {
     const charts = scenarioCharts({ scenario, records, serverRecords: runData.servers, runData });
     const unsafe = charts.find((c) => c.id === 'unsafe-applied');
     assert.equal(unsafe.file, 'embedded-comments-unsafe-applied.png');
-    assert.match(unsafe.caption, /^Holds when the unsafe embedded cell's applied time/);
+    // what the rule compares, then its bands from its thresholds (never typed beside them)
+    assert.match(unsafe.caption, /^The unsafe embedded cell's applied time against the separate one's, at both 10 and 100 comments per blog: holds where the whole 95% interval is at 0\.80× to 1\.25×; does not hold at 0\.80× or less or 1\.25× or more; otherwise, inconclusive\./);
+    assert.match(unsafe.caption, /the article's 27\.6× held at its order \(its square root, 5\.26×\)/);
     assert.match(unsafe.caption, /Values per comment written, because the run's sizes are not the article's/);
     assert.deepEqual(unsafe.rules.map((r) => r.id), ['unsafe-as-fast-up-to-100', 'unsafe-26x-at-10000']);
     assert.ok(unsafe.differs.includes('50% of the article\'s size: TOTAL 5,000 (the article\'s 10,000)'), unsafe.differs.join(' | '));

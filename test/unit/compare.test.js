@@ -50,3 +50,39 @@ describe('compare', function () {
     assert.equal((await compare()).flagged, 1);
   });
 });
+
+describe('compare: a figure changed, by a test', () => {
+  const { verdictMoved } = require('../../orchestrator/report/compare');
+  const { changeTest } = require('../../orchestrator/analysis/change');
+  const { jStat } = require('jstat');
+  // a verdict of 8 pairs whose interval is ratio ×/÷ exp(t × se)
+  const v = (ratio, se, df = 7) => {
+    const t = jStat.studentt.inv(0.975, df);
+    return { ratio, se, df, lo: ratio * Math.exp(-t * se), hi: ratio * Math.exp(t * se) };
+  };
+
+  it('flags a change two overlapping intervals would miss, by Welch\'s t on the difference of the log-ratios', () => {
+    // 1.00× and 1.25×, each ±2.365 × 0.06 on a log scale: the intervals meet (1.15 against 1.09), the test does not
+    const a = v(1, 0.06);
+    const b = v(1.25, 0.06);
+    assert.ok(b.lo < a.hi, 'the intervals overlap');
+    const { moved, test } = verdictMoved(a, b, 0.1);
+    assert.equal(moved, true);
+    assert.equal(test.test, 'Welch\'s t on the difference of the log-ratios');
+    assert.ok(Math.abs(test.z - Math.log(1.25) / Math.sqrt(2 * 0.06 ** 2)) < 1e-12);
+    assert.ok(Math.abs(test.df - 14) < 1e-9, 'equal errors: n₁ + n₂ − 2 degrees of freedom');
+    assert.ok(test.p < 0.05 && test.p > 0.001, `${test.p}`);
+  });
+
+  it('does not flag a difference within both runs\' noise, and weighs a noisier run\'s few degrees of freedom', () => {
+    assert.equal(verdictMoved(v(1, 0.06), v(1.1, 0.06), 0.1).moved, false);
+    const t = changeTest(v(1, 0.02, 7), v(1.1, 0.1, 1));
+    assert.ok(t.df < 2, `${t.df}: the noisier run's one degree of freedom rules`);
+    assert.equal(t.changed, false);
+  });
+
+  it('falls back to the noise allowed where either run rests on one reading', () => {
+    assert.deepEqual(verdictMoved({ ratio: 1 }, v(1.2, 0.01), 0.1), { moved: true, test: null });
+    assert.deepEqual(verdictMoved({ ratio: 1 }, { ratio: 1.05 }, 0.1), { moved: false, test: null });
+  });
+});

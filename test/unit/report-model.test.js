@@ -12,7 +12,9 @@ const { serverDisplayName, serverNameWithAlias } = require('../../orchestrator/r
 const { matrixMarkdown } = require('../../orchestrator/report/matrix-markdown');
 const { verdictsPng } = require('../../orchestrator/report/verdicts-png');
 const { reportHtml } = require('../../orchestrator/report/html');
-const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE, PUBLISHED_ONLY } = require('../../orchestrator/analysis/rules');
+const {
+  HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY,
+} = require('../../orchestrator/analysis/rules');
 const { mechanismOf } = require('../../orchestrator/analysis/judge');
 const { withBlocks } = require('../helpers/blocks');
 const { inspectPng } = require('../helpers/png');
@@ -21,9 +23,10 @@ const { inspectPng } = require('../helpers/png');
 // one claim only published, and one question of the kit's own.
 const FINDINGS = [
   {
-    id: 'b-faster', claim: 'schema b makes the updates many times faster', published: '12 s against 1.2 s: 10×',
-    decidedBy: 'holds when a takes at least 3× as long as b; at most 1.1×, does not hold; between, inconclusive.',
-    check: { kind: 'ratio', field: 'appliedSeconds', num: { schema: 'a' }, den: { schema: 'b' }, atLeast: 3, margin: 0.1 },
+    id: 'b-faster', claim: 'schema b makes the updates many times faster', published: '12 s against 1.2 s: 10×', figure: 10,
+    reasoning: '"12 s against 1.2 s": b 10 times faster, an effect of that order',
+    decidedBy: 'a\'s applied time against b\'s.',
+    check: { kind: 'ratio', field: 'appliedSeconds', num: { schema: 'a' }, den: { schema: 'b' }, says: 'order', margin: 0.1 },
   },
   {
     id: 'unacked', claim: 'unacknowledged writes are as fast as acknowledged ones', published: '1.02×',
@@ -78,16 +81,18 @@ describe('report model', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-model-'));
   after(() => fs.rmSync(root, { recursive: true, force: true }));
   // FerretDB 1.24 finds each update's document by a table scan and answers w:0 with w:1;
-  // FerretDB 2.7 uses the index; b is barely faster there
-  const one = runDir(root, 'one', [
-    header('one'), FERRETDB1, FERRETDB2, BASELINE,
+  // FerretDB 2.7 uses the index; b is barely faster there. Each cell in 8 paired rounds.
+  const measured = [
     m('embedded', 'a', { appliedSeconds: 50, seconds: 50, plan: 'FerretDB: PostgreSQL Seq Scan, the filter not pushed down', planScans: true, unacknowledged: { outcome: 'refused' }, writeConcern: 'w:1' }),
     m('embedded', 'b', { appliedSeconds: 10, seconds: 10, planScans: false, unacknowledged: { outcome: 'refused' }, writeConcern: 'w:1' }),
     m('ferretdb2', 'a', { appliedSeconds: 15, seconds: 15, plan: 'FerretDB: PostgreSQL Index Scan on _id_', planScans: false, unacknowledged: { outcome: 'honoured' } }),
     m('ferretdb2', 'b', { appliedSeconds: 10, seconds: 10, planScans: false, unacknowledged: { outcome: 'honoured' } }),
-    { type: 'end', status: 'done' },
-  ]);
+  ];
+  const one = runDir(root, 'one', [header('one'), FERRETDB1, FERRETDB2, BASELINE, ...measured, ...withBlocks(measured, { spread: 0.03 }).blocks, { type: 'end', status: 'done' }]);
+  // the same run recorded before pairing: one reading per side
+  const before = runDir(root, 'before', [header('before'), FERRETDB1, FERRETDB2, BASELINE, ...measured, { type: 'end', status: 'done' }]);
   const model = buildReportModel([{ dir: one }], [SCENARIO]);
+  const runRecords = (dir) => fs.readFileSync(path.join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const cell = (id, server, mdl = model) => mdl.rows.find((r) => r.id === id || r.folded?.some((f) => f.id === id)).cells[mdl.columns.find((c) => c.server === server).key];
 
   it('has a column per judged server, by its real name, and leaves the SQL baseline out', () => {
@@ -99,10 +104,11 @@ describe('report model', () => {
     const row = model.rows.find((r) => r.id === 'b-faster');
     assert.equal(row.article.ratio, 10);
     assert.equal(cell('b-faster', 'embedded').status, HOLDS);
-    assert.equal(cell('b-faster', 'embedded').ratio, 5);
-    assert.equal(cell('b-faster', 'ferretdb2').status, INCONCLUSIVE);
-    assert.equal(cell('b-faster', 'ferretdb2').ratio, 1.5);
-    assert.deepEqual(row.bands.map((b) => [b.from, b.to, b.status]), [[0, 1.1, FAILS], [1.1, 3, INCONCLUSIVE], [3, Infinity, HOLDS]]);
+    assert.ok(Math.abs(cell('b-faster', 'embedded').ratio / 5 - 1) < 0.02);
+    // past no effect, but short of the article's order (√10 = 3.16×): holds, weaker
+    assert.equal(cell('b-faster', 'ferretdb2').status, WEAKER);
+    assert.ok(Math.abs(cell('b-faster', 'ferretdb2').ratio / 1.5 - 1) < 0.02);
+    assert.deepEqual(row.bands.map((b) => [b.from, Number(b.to.toFixed(3)), b.status]), [[0, 1.1, FAILS], [1.1, 3.162, WEAKER], [Math.sqrt(10), Infinity, HOLDS]]);
   });
 
   it('says how a verdict was reached where a recorded plan scanned the table, and nowhere else', () => {
@@ -120,13 +126,16 @@ describe('report model', () => {
   });
 
   it('says each reason in words, without the records\' field names, and that a run before pairing rests on one reading', () => {
-    const oneReading = 'one reading per side, so no interval';
-    assert.equal(cell('b-faster', 'embedded').reason, oneReading);
-    assert.equal(cell('b-faster', 'embedded').n, 1);
-    assert.equal(cell('b-faster', 'ferretdb2').reason, `inside the margin, between 1.10× and 3.00×; ${oneReading}`);
-    assert.equal(cell('b-faster', 'embedded').measured, '5.00× (one reading) on the applied time; a 50.0 s against b 10.0 s');
+    const unpaired = buildReportModel([{ dir: before }], [SCENARIO]);
+    const oneReading = 'one reading per side (a run recorded before pairing): no interval, so no verdict';
+    assert.equal(cell('b-faster', 'embedded', unpaired).status, INCONCLUSIVE);
+    assert.equal(cell('b-faster', 'embedded', unpaired).reason, oneReading);
+    assert.equal(cell('b-faster', 'embedded', unpaired).n, 1);
+    assert.equal(cell('b-faster', 'embedded', unpaired).measured, '5.00× (one reading) on the applied time; a 50.0 s against b 10.0 s');
+    assert.match(cell('b-faster', 'ferretdb2').reason, /^a smaller effect than the article's 10\.0×, in its direction: the whole 95% interval is between 1\.10× and 3\.16×$/);
     const untested = cell('unacked', 'embedded');
     assert.equal(untested.status, UNTESTABLE);
+    assert.equal(cell('unacked', 'ferretdb2').status, FAILS, 'wholly outside the band around 1');
     assert.equal(untested.reason, 'this server answers fire-and-forget (w:0) writes, so both ran acknowledged (w:1): not the article\'s clock (unacknowledged outcome: refused)');
     for (const c of model.rows.flatMap((r) => Object.values(r.cells))) {
       assert.doesNotMatch(`${c.measured || ''}`, /appliedSeconds|unacknowledged\.outcome|planScans/, c.measured);
@@ -165,6 +174,8 @@ describe('report model', () => {
       m('ferretdb2', 'b', { appliedSeconds: 10, seconds: 10 }),
       { type: 'end', status: 'done' },
     ]);
+    const sharedBlocks = withBlocks(runRecords(shared).filter((x) => x.type === 'measurement'), { spread: 0.03 }).blocks;
+    fs.appendFileSync(path.join(shared, 'results.jsonl'), `${sharedBlocks.map((b) => JSON.stringify(b)).join('\n')}\n`);
     const mdl = buildReportModel([{ dir: shared }], [SCENARIO]);
     const c = cell('b-faster', 'ferretdb2', mdl);
     assert.equal(c.shared, true);
@@ -173,7 +184,7 @@ describe('report model', () => {
   });
 
   it('tallies every cell by verdict', () => {
-    assert.deepEqual(model.tally, { [HOLDS]: 3, [FAILS]: 0, [INCONCLUSIVE]: 2, [UNTESTABLE]: 1, [PUBLISHED_ONLY]: 2 });
+    assert.deepEqual(model.tally, { [HOLDS]: 2, [WEAKER]: 1, [FAILS]: 1, [INCONCLUSIVE]: 1, [NEEDS_SIZE]: 0, [UNTESTABLE]: 1, [PUBLISHED_ONLY]: 2 });
   });
 
   it('links each cell to its finding\'s evidence', () => {
@@ -190,7 +201,7 @@ describe('report model', () => {
 
   it('writes summary.md\'s matrix with verdict words and ratios, each reason once as a note', () => {
     const md = matrixMarkdown(model);
-    assert.match(md, /\| crafted \| schema b makes the updates many times faster \| 10\.0× \| \*\*holds\*\*, by a table scan 5\.00× \(one reading\) \[1\] \| \*\*inconclusive\*\* 1\.50× \(one reading\) \[2\] \|/);
+    assert.match(md, /\| crafted \| schema b makes the updates many times faster \| 10\.0× \| \*\*holds\*\*, by a table scan 5\.\d\d× \(\d\.\d\d–\d\.\d\d×, n=8\) \[1\] \| \*\*holds, weaker\*\* 1\.\d\d× \(1\.\d\d–1\.\d\d×, n=8\) \[2\] \|/);
     const notes = md.slice(md.indexOf('Notes:'));
     const reasons = notes.split('\n').slice(1);
     assert.equal(new Set(reasons.map((l) => l.replace(/^\d+\. /, ''))).size, reasons.length, 'each reason once');
@@ -218,12 +229,15 @@ describe('report model on an article\'s own findings', () => {
     const cellRecords = [10, 100, 1000].flatMap((perBlog, i) => ['embedded', 'separate'].map((layout) => ({
       type: 'measurement', scenario: 'embedded-comments', server: 'embedded', step: 'bench', pass: 1, mode: 'safe', layout, perBlog, seconds: layout === 'embedded' ? 10 * 4 ** i : 10, appliedSeconds: layout === 'embedded' ? 10 * 4 ** i : 10,
     })));
-    const dir = runDir(root, 'ec', [{ ...header('ec'), params: { ...header('ec').params, scenarios: ['embedded-comments'] } }, { ...FERRETDB2, server: 'embedded' }, ...cellRecords]);
+    const { blocks } = withBlocks(cellRecords, { spread: 0.03, counts: ['comments'] });
+    const dir = runDir(root, 'ec', [{ ...header('ec'), params: { ...header('ec').params, scenarios: ['embedded-comments'] } }, { ...FERRETDB2, server: 'embedded' }, ...cellRecords, ...blocks]);
     const model = buildReportModel([{ dir }], scenarios);
     const row = model.rows.find((r) => r.id === 'embedded-slows');
     const c = Object.values(row.cells)[0];
+    // held to the article's 3.2× at 1,000 per blog, its order there (1.79×), not to its 24.9× at 10,000
     assert.equal(c.status, HOLDS);
-    assert.equal(c.ratio, 16);
+    assert.ok(Math.abs(c.ratio / 16 - 1) < 0.02);
+    assert.ok(Math.abs(c.verdict.thresholds.holdsAt - Math.sqrt(3.2)) < 1e-9);
     // the article: 4.30 s at 10 per blog, 13.77 s at 1,000 (3.2×), 107.09 s at 10,000 (24.9×)
     assert.equal(row.article.text, '24.9×');
     assert.equal(c.article.text, '3.20×');
@@ -252,9 +266,15 @@ describe('server display names', () => {
 
 describe('rule bands', () => {
   it('draws each check\'s thresholds as bands on the ratio scale', () => {
-    assert.deepEqual(bandsOf({ kind: 'ratio', atMost: 0.9, margin: 0.05 }).map((b) => b.status), [HOLDS, INCONCLUSIVE, FAILS]);
-    // near is judged on a log scale: 1/1.15 and 1.15 alike
-    assert.deepEqual(bandsOf({ kind: 'near', tolerance: 0.15 }).map((b) => [b.from, b.to].map((x) => Number(x.toFixed(4)))), [[0, 0.7692], [0.7692, 0.8696], [0.8696, 1.15], [1.15, 1.3], [1.3, Infinity]]);
-    assert.equal(bandsOf({ kind: 'crossing' }), null);
+    const of = (check, figure) => bandsOf({ check, figure });
+    assert.deepEqual(of({ kind: 'ratio', atMost: 0.9, margin: 0.05 }).map((b) => b.status), [HOLDS, INCONCLUSIVE, FAILS]);
+    // near is judged on a log scale: 1/1.15 and 1.15 alike, and an interval wholly outside the band does not hold
+    assert.deepEqual(of({ kind: 'near', tolerance: 0.15 }).map((b) => [b.from, b.to].map((x) => Number(x.toFixed(4)))), [[0, 0.8696], [0.8696, 1.15], [1.15, Infinity]]);
+    assert.equal(of({ kind: 'crossing' }), null);
+    // "28× faster", held at its order: the square root of 28 on; "about 3×" a band around 2.98
+    assert.deepEqual(of({ kind: 'ratio', says: 'order', margin: 0.1 }, 28).map((b) => [b.from, Number(b.to.toFixed(3)), b.status]), [[0, 1.1, FAILS], [1.1, 5.292, WEAKER], [Math.sqrt(28), Infinity, HOLDS]]);
+    assert.deepEqual(of({ kind: 'ratio', says: 'about', band: 1.25, margin: 0.1 }, 2.98).map((b) => [Number(b.from.toFixed(3)), Number(b.to.toFixed(3)), b.status]), [[0, 1.1, FAILS], [1.1, 2.384, WEAKER], [2.384, 3.725, HOLDS], [3.725, Infinity, FAILS]]);
+    // a figure below 1 mirrors it: 0.25× held at its order is 0.5× or less
+    assert.deepEqual(of({ kind: 'ratio', says: 'order', margin: 0.1 }, 0.25).map((b) => [Number(b.from.toFixed(3)), Number(b.to.toFixed(3)), b.status]), [[0, 0.5, HOLDS], [0.5, 0.9, WEAKER], [0.9, Infinity, FAILS]]);
   });
 });

@@ -67,9 +67,10 @@ describe('schemas', () => {
   it('refuse a finding without the thresholds that decide it, in one line that says which', () => {
     const cases = [
       [{ kind: 'ratio', atLeast: 2 }, 'findings[0].check: a ratio check needs a failure threshold: margin, failAtMost or failAtLeast'],
-      [{ kind: 'ratio', failAtMost: 1.2 }, 'findings[0].check: a ratio check holds at a threshold: atLeast or atMost'],
+      [{ kind: 'ratio', failAtMost: 1.2 }, 'findings[0].check: a ratio check holds at a threshold (atLeast or atMost) or at the article\'s figure (says)'],
+      [{ kind: 'ratio', says: 'about', margin: 0.1 }, /^findings\[0\]\.check\.band is missing: says about: the band around the article's figure/],
       [{ kind: 'growth', x: 'perBlog', atLeast: 2.5 }, 'findings[0].check: a growth check needs a failure threshold: margin or failAtMost'],
-      [{ kind: 'near', field: 'hrMs' }, /^findings\[0\]\.check\.tolerance is missing: near: how far from 1/],
+      [{ kind: 'near', field: 'hrMs' }, /^findings\[0\]\.check\.tolerance is missing: near: the band around 1/],
       [{ kind: 'crossing', x: 'pass', y: 'size', series: 'collection', a: 'a', b: 'b' }, /^findings\[0\]\.check\.margin is missing/],
       [{ kind: 'publishedOnly' }, /^findings\[0\]\.check\.reason is missing/],
       [{ kind: 'ratio', atLeast: 2, margin: 1.5 }, /^findings\[0\]\.check\.margin must be < 1/],

@@ -4,7 +4,7 @@
 // paired rounds (test/helpers/blocks.js) and runs them through the analysis a report takes.
 const fs = require('node:fs');
 const path = require('node:path');
-const { HOLDS, FAILS, INCONCLUSIVE, UNTESTABLE } = require('../../../orchestrator/analysis/rules');
+const { HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE } = require('../../../orchestrator/analysis/rules');
 
 const publishedData = () => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'published.json'), 'utf8'));
 
@@ -39,25 +39,30 @@ const cases = {
   'embedded-slows': {
     [HOLDS]: { records: ec(), expect: { ratio: 24.92, at: 10000 } },
     [FAILS]: { records: ec({ safe: { 'embedded 1000': () => 4.4, 'embedded 10000': () => 4.4 } }) },
-    [INCONCLUSIVE]: { records: ec({ safe: { 'embedded 1000': () => 6, 'embedded 10000': () => 8 } }), expect: { reasons: ['inside-margin'] } },
-    [UNTESTABLE]: { records: ec({ upTo: 100 }), sizes: { TOTAL: 100, COMMENT_LEN: 1000 }, expect: { reasons: ['size-too-small'] } },
+    // at 10,000 per blog the article's 24.9× holds at its order, 4.99× (its square root)
+    [WEAKER]: { records: ec({ safe: { 'embedded 1000': () => 6, 'embedded 10000': () => 8 } }), expect: { reasons: ['weaker'] } },
+    [INCONCLUSIVE]: { records: ec({ safe: { 'embedded 1000': () => 6, 'embedded 10000': () => 21.4 } }), expect: { reasons: ['straddles'] } },
+    [NEEDS_SIZE]: { records: ec({ upTo: 100 }), sizes: { TOTAL: 100, COMMENT_LEN: 1000 }, expect: { reasons: ['size-too-small'] } },
   },
   'unsafe-as-fast-up-to-100': {
     [HOLDS]: { records: ec(), expect: { ratio: 1.09, at: 10, context: ['unsafe table\'s writes'] } },
     [FAILS]: { records: ec({ unsafe: asSeparate('embedded 100', 1.8) }), expect: { at: 100 } },
-    [INCONCLUSIVE]: { records: ec({ unsafe: asSeparate('embedded 10', 1.35) }) },
+    [INCONCLUSIVE]: { records: ec({ unsafe: asSeparate('embedded 10', 1.25) }), expect: { reasons: ['straddles'] } },
     [UNTESTABLE]: { records: ec({ outcome: 'refused' }), expect: { reasons: ['requirement-unmet'], ratio: 1.09 } },
   },
   'unsafe-26x-at-10000': {
     [HOLDS]: { records: ec(), expect: { ratio: 27.65 } },
-    [FAILS]: { records: ec({ unsafe: asSeparate('embedded 10000', 2) }) },
-    [INCONCLUSIVE]: { records: ec({ unsafe: asSeparate('embedded 10000', 6) }) },
+    [FAILS]: { records: ec({ unsafe: asSeparate('embedded 10000', 1.05) }) },
+    [WEAKER]: { records: ec({ unsafe: asSeparate('embedded 10000', 2) }) },
+    [INCONCLUSIVE]: { records: ec({ unsafe: asSeparate('embedded 10000', 5.26) }) },
     [UNTESTABLE]: { records: ec({ outcome: 'refused' }), expect: { reasons: ['requirement-unmet'] } },
   },
   'safe-3x-slower': {
     [HOLDS]: { records: ec(), expect: { ratio: 2.98 } },
-    [FAILS]: { records: ec({ safe: allSafe(1 / 2.98 * 1.1) }) },
-    [INCONCLUSIVE]: { records: ec({ safe: allSafe(1 / 2.98 * 1.6) }) },
+    // "about 3": a band from 2.38× to 3.73×; a larger effect past it does not hold either
+    [FAILS]: { records: ec({ safe: allSafe(1 / 2.98 * 1.02) }) },
+    [WEAKER]: { records: ec({ safe: allSafe(1 / 2.98 * 1.6) }), expect: { reasons: ['weaker'] } },
+    [INCONCLUSIVE]: { records: ec({ safe: allSafe(1 / 2.98 * 2.38) }), expect: { reasons: ['straddles'] } },
     [UNTESTABLE]: { records: ec({ outcome: 'refused' }), expect: { reasons: ['requirement-unmet'] } },
   },
 };
@@ -74,12 +79,15 @@ const fastSend = () => 0.5;
 const sendClockOnly = [
   ['unsafe-as-fast-up-to-100', ec({ sent: fastSend, unsafe: asSeparate('embedded 100', 1.8) }), FAILS],
   ['unsafe-26x-at-10000', ec({ sent: fastSend }), HOLDS],
-  ['safe-3x-slower', ec({ sent: fastSend, safe: allSafe(1 / 2.98 * 1.1) }), FAILS],
+  ['safe-3x-slower', ec({ sent: fastSend, safe: allSafe(1 / 2.98 * 1.6) }), WEAKER],
 ];
 
 /** Findings the size leaves untested where the feature is there: [finding, records, reason codes, { server, sizes }]. */
 const tooSmall = [
-  ['unsafe-26x-at-10000', ec({ upTo: 1000 }), ['size-too-small'], { sizes: { TOTAL: 1000, COMMENT_LEN: 1000 } }],
+  ['unsafe-26x-at-10000', ec({ upTo: 1000 }), ['size-too-small'], { sizes: { TOTAL: 1000, COMMENT_LEN: 1000 }, status: NEEDS_SIZE }],
 ];
 
-module.exports = { cases, tooSmall, sendClockOnly, counts, ec };
+/** A larger effect than "about 3": past the band's top it does not hold, and says so. */
+const aboveBand = ['safe-3x-slower', ec({ safe: allSafe(1 / 2.98 * 5) }), 'above-band'];
+
+module.exports = { cases, tooSmall, sendClockOnly, counts, ec, aboveBand };

@@ -192,7 +192,7 @@ describe('log-inserts verdicts', () => {
     const { verdicts } = analyseScenario(scenario, { measurements });
     assert.deepEqual([...new Set(verdicts.map((v) => v.server))], ['pg']);
     const test1 = verdicts.find((v) => v.finding === 'mongo-beats-sql-test1');
-    assert.equal(test1.status, 'holds');
+    assert.equal(test1.status, 'inconclusive', 'one reading per side (no blocks) decides nothing');
     assert.equal(test1.ratio, 3);
   });
 });
