@@ -36,7 +36,7 @@ class StepPartner {
     this.broken = null; // why a block failed: later turns of the step are answered at once
     this.abandoned = false;
     this.seen = new Map(); // round → the script's own blocks of it seen so far, from the shell that speaks
-    this.blocksMs = []; // each block's time: a probe's shortest figure may be the partner's
+    this.lines = []; // each counted block's line: a probe sizes the partner's blocks too
     this.onTurn = (turn) => { this.chain = this.chain.then(() => this.answer(turn)); };
     this.onLine = (line) => {
       if (Number.isInteger(line.round) && (line.worker === undefined || line.worker === 0)) this.seen.set(line.round, (this.seen.get(line.round) || 0) + 1);
@@ -68,7 +68,7 @@ class StepPartner {
       if (this.broken) throw new Error(`an earlier block failed (${this.broken})`);
       if (this.abandoned) throw new Error('the step is over');
       const line = await this.side.block(round);
-      if (!line.warmup) this.blocksMs.push(line.ms);
+      if (!line.warmup) this.lines.push(line);
       // its place in the round: after the script's own blocks of the round printed so far; how
       // busy the machine was during it (run/contention.js), or null: not measured
       session.results?.append({

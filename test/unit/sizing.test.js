@@ -38,6 +38,8 @@ function probeCrafted(descriptor, server, { budgetSeconds, pinned = {} }) {
       sizes,
       steps: Object.fromEntries(descriptor.steps.map((st) => [st.name, {
         ms: server.steps[st.name](sizes), ...(server.spans?.[st.name] ? { spanMs: server.spans[st.name](sizes) } : {}),
+        // each side's median block, where the server gives them (as run/probe.js reads them)
+        ...(server.sides?.[st.name] ? { sides: Object.fromEntries(Object.entries(server.sides[st.name]).map(([side, f]) => [side, f(sizes)])) } : {}),
       }])),
     });
   }
@@ -334,6 +336,83 @@ describe('sizing: --size auto', () => {
       assert.ok(test2.met && test2.predictedMs >= d.scaling.spans.test2.minMs, JSON.stringify(test2));
       assert.ok(p.sizes.TEST2_ITERATIONS > sizesAt(d, p.fraction).TEST2_ITERATIONS, 'test 2 raised beyond the fraction');
       assert.ok(p.predictedSeconds <= 30);
+    });
+
+    describe('the floors: each side\'s median block at twice its step\'s floor', () => {
+      const { fitSpans, neededForSpan, sideSpansAt, minSpanMs, SPAN_MARGIN } = require('../../orchestrator/sizing/planner');
+      const ROUNDS = 8;
+      /**
+       * log-inserts on a FerretDB-2-like server with the SQL baseline beside it: each side's
+       * median block a fixed part (a barrier, a turn, a meeting) and a part per record of its
+       * round's share. The SQL side is the quickest per record, and its fixed part is most of a
+       * probe's small block: the kept runs' SQL blocks fell under their floor (97 ms against 100
+       * in test 1, 338 to 466 ms against 500 in test 2) when a line through the origin read that
+       * fixed part as a cost per record. slow: how much longer than the run's a probe's blocks
+       * took (a loaded machine during the probes, a quiet one during the run).
+       */
+      const withSql = (slow = 1) => ({
+        opMs: 0.5,
+        'log-inserts': {
+          steps: {
+            test1: ({ TEST1_ITERATIONS: n }) => 1400 + n * 3,
+            test2: ({ TEST2_ITERATIONS: n }) => 6000 + n * 1.2,
+            test3: ({ TEST3_ITERATIONS: n }) => 800 + n * 1,
+            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 0.7,
+          },
+          sides: {
+            test1: { save: ({ TEST1_ITERATIONS: n }) => slow * (2 + (n / ROUNDS) * 1.4), insert: ({ TEST1_ITERATIONS: n }) => slow * (2 + (n / ROUNDS) * 1.2), sql: ({ TEST1_ITERATIONS: n }) => slow * (12 + (n / ROUNDS) * 0.2) },
+            test2: { save: ({ TEST2_ITERATIONS: n }) => slow * (60 + (n / ROUNDS) * 0.5), insert: ({ TEST2_ITERATIONS: n }) => slow * (60 + (n / ROUNDS) * 0.45), sql: ({ TEST2_ITERATIONS: n }) => slow * (40 + (n / ROUNDS) * 0.11) },
+          },
+        },
+      });
+      const truth = withSql(1)['log-inserts'].sides;
+
+      it('sizes every side, the SQL baseline\'s too, so its median block is predicted at twice the floor and truly clears it', () => {
+        const d = scenario('log-inserts');
+        const [p] = plan('log-inserts', [['ferretdb2', withSql(), 'ferretdb2']], { budgetSeconds: 240 });
+        for (const step of ['test1', 'test2']) {
+          const floor = minSpanMs(d, step);
+          const span = p.spans.find((x) => x.step === step);
+          assert.ok(span.met, JSON.stringify(span));
+          assert.deepEqual(Object.keys(span.sides).sort(), ['insert', 'save', 'sql']);
+          for (const [side, f] of Object.entries(truth[step])) {
+            assert.ok(f(p.sizes) >= SPAN_MARGIN * floor * 0.99, `${step} ${side}: ${f(p.sizes).toFixed(0)} ms at ${JSON.stringify(p.sizes)}, floor ${floor}`);
+          }
+        }
+        assert.deepEqual(p.findings.tooShort, []);
+        assert.ok(p.findings.decidable.includes('mongo-beats-sql-test1') && p.findings.decidable.includes('mongo-beats-sql-test2'), JSON.stringify(p.findings));
+        assert.ok(p.predictedSeconds <= 240);
+      });
+
+      it('keeps the promise where the probes ran on a machine half again as slow as the run\'s', () => {
+        const d = scenario('log-inserts');
+        const [p] = plan('log-inserts', [['ferretdb2', withSql(1.5), 'ferretdb2']], { budgetSeconds: 240 });
+        for (const step of ['test1', 'test2']) {
+          for (const [side, f] of Object.entries(truth[step])) assert.ok(f(p.sizes) >= minSpanMs(d, step), `${step} ${side}: ${f(p.sizes).toFixed(0)} ms in the quiet run`);
+        }
+      });
+
+      it('fits a side\'s fixed part apart from its cost per unit: a line through the origin would have sized the SQL side short', () => {
+        const d = scenario('log-inserts');
+        const sizes = [10, 100, 200, 50].map((n) => ({ ...sizesAt(d, 0), TEST1_ITERATIONS: n }));
+        const probes = sizes.map((sz) => ({ sizes: sz, steps: { test1: { sides: Object.fromEntries(Object.entries(truth.test1).map(([side, f]) => [side, f(sz)])) } } }));
+        const span = fitSpans(d, { probes }).test1;
+        assert.ok(Math.abs(span.sides.sql.fixedMs - 12) < 1e-6 && Math.abs(span.sides.sql.perUnitMs - 0.2 / ROUNDS) < 1e-9, JSON.stringify(span.sides.sql));
+        const needed = neededForSpan(span, 10000);
+        assert.equal(needed, Math.ceil((200 - 12) / (0.2 / ROUNDS)), 'the SQL side, the slowest to reach 200 ms, decides');
+        assert.ok(Math.min(...Object.values(sideSpansAt(span, needed))) >= 200 - 1e-6);
+        // the old rule, the shortest probe block through the origin at 1.5x the floor
+        const shortest = probes.map((p) => ({ v: p.sizes.TEST1_ITERATIONS, y: Math.min(...Object.values(p.steps.test1.sides)) }));
+        const perUnit = shortest.reduce((n, x) => n + x.v * x.y, 0) / shortest.reduce((n, x) => n + x.v * x.v, 0);
+        const old = Math.ceil((1.5 * 100) / perUnit);
+        assert.ok(truth.test1.sql({ TEST1_ITERATIONS: old }) < 100, `the old rule: TEST1_ITERATIONS=${old}, SQL blocks of ${truth.test1.sql({ TEST1_ITERATIONS: old }).toFixed(0)} ms`);
+      });
+
+      it('needs no raise for a side whose fixed part clears the floor already, and says no side was measured where none was', () => {
+        assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 250, perUnitMs: 1 } } }, 5000), 1);
+        assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 0, perUnitMs: 0 } } }, 5000), 5000, 'a side that does not grow: as far as the article goes');
+        assert.equal(neededForSpan({ minMs: 100, sides: {} }, 5000), null);
+      });
     });
 
     it('does not promise a finding whose blocks it predicts too short, where no raise fits the budget', () => {
