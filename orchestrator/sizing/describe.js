@@ -41,7 +41,7 @@ function tooSmallLines(record) {
 /** One line per step whose sides' median blocks are not predicted to clear their floor with its margin at this size. */
 function shortSpanLines(record) {
   const notPromised = record.findings?.tooShort?.length ? `, so ${record.findings.tooShort.join(', ')} ${record.findings.tooShort.length === 1 ? 'is' : 'are'} not promised` : '';
-  const margin = (s) => (s.marginMs ? `${s.marginMs / s.minMs}× the ${int(s.minMs)} ms floor a verdict holds each side's median block to` : `the ${int(s.minMs)} ms a verdict needs`);
+  const margin = (s) => (s.marginMs ? `${s.marginMs / s.minMs}× the ${int(s.minMs)} ms floor a verdict holds each side's median block to (the least margin the table promises at)` : `the ${int(s.minMs)} ms a verdict needs`);
   return (record.spans || []).filter((s) => !s.met).map((s) => `${s.step}: its shortest side's median block is predicted at ${s.predictedMs === null ? 'an unknown span' : `${int(Math.round(s.predictedMs))} ms`} with ${s.variable}=${int(s.value)}, under ${margin(s)}${notPromised} (a larger --budget raises ${s.variable})`);
 }
 

@@ -434,6 +434,27 @@ describe('sizing: --size auto', () => {
         assert.ok(truth.test1.sql({ TEST1_ITERATIONS: old }) < 100, `the old rule: TEST1_ITERATIONS=${old}, SQL blocks of ${truth.test1.sql({ TEST1_ITERATIONS: old }).toFixed(0)} ms`);
       });
 
+      it('promises a step it cannot raise to twice the floor where its sides clear 1.5 times it, and not below', () => {
+        // embedded-comments' TOTAL goes from 5,000 to 10,000 in one step, which the budget does not fit
+        const { PROMISE_MARGIN } = require('../../orchestrator/sizing/planner');
+        const server = (perComment) => ({
+          opMs: 0.5,
+          'embedded-comments': {
+            steps: { bench: ({ TOTAL }) => 500 + TOTAL * 40 },
+            sides: { bench: { 'safe separate 1': ({ TOTAL }) => 5 + (TOTAL / ROUNDS) * perComment, 'safe embedded 1': ({ TOTAL }) => 8 + (TOTAL / ROUNDS) * perComment * 1.2 } },
+          },
+        });
+        const [near] = plan('embedded-comments', [['ferretdb2', server(0.265), 'ferretdb2']], { budgetSeconds: 240 });
+        assert.equal(near.sizes.TOTAL, 5000);
+        const bench = near.spans.find((x) => x.step === 'bench');
+        assert.ok(bench.predictedMs < SPAN_MARGIN * 100 && bench.predictedMs >= PROMISE_MARGIN * 100 && bench.met, JSON.stringify(bench));
+        assert.ok(near.findings.decidable.includes('embedded-slows'), JSON.stringify(near.findings));
+        const [short] = plan('embedded-comments', [['ferretdb2', server(0.2), 'ferretdb2']], { budgetSeconds: 240 });
+        assert.equal(short.spans.find((x) => x.step === 'bench').met, false);
+        assert.deepEqual(short.findings.tooShort, ['embedded-slows']);
+        assert.match(planLines(scenario('embedded-comments'), [{ ...short, scenario: 'embedded-comments', size: 'auto' }]).join('\n'), /bench: its shortest side's median block is predicted at 1\d\d ms with TOTAL=5,000, under 1\.5× the 100 ms floor/);
+      });
+
       it('needs no raise for a side whose fixed part clears the floor already, and says no side was measured where none was', () => {
         assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 250, perUnitMs: 1 } } }, 5000), 1);
         assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 0, perUnitMs: 0 } } }, 5000), 5000, 'a side that does not grow: as far as the article goes');
