@@ -185,6 +185,22 @@ describe('sizing: --size auto', () => {
       assert.deepEqual(figuresOf(decl, [...blocks, line]), [{ ms: 80, ops: 10, grows: 20 }]);
     });
 
+    it('records each side\'s median counted block, the SQL baseline\'s among them, warm-ups left out', () => {
+      const { sideSpans } = require('../../orchestrator/run/probe');
+      const step = scenario('log-inserts').steps.find((s) => s.name === 'test1');
+      const span = scenario('log-inserts').scaling.spans.test1;
+      const line = (method, round, appliedMs, extra = {}) => ({ method, round, rounds: 8, appliedMs, ...extra });
+      const lines = [
+        line('save', 0, 900, { warmup: true }), line('save', 1, 30), line('save', 2, 10), line('save', 3, 20),
+        line('insert', 1, 8), line('insert', 2, 12),
+        // the SQL side's lines name no applied time: its own clock (it waits for every insert)
+        { method: 'sql', round: 1, ms: 5 }, { method: 'sql', round: 2, ms: 7 }, { method: 'sql', round: 0, ms: 400, warmup: true },
+        // the step's totals name no round
+        { method: 'save', appliedMs: 60 },
+      ];
+      assert.deepEqual(sideSpans(step, span, lines), { save: 20, insert: 10, sql: 6 });
+    });
+
     it('asks no probe of its own for a term of ROUNDS alone, which is the same at every size', () => {
       // a slow server: the smallest probes reach the probes' share of the budget, so the count is what the terms need
       const probesOf = (d) => {
