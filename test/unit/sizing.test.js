@@ -54,6 +54,15 @@ function truthMs(descriptor, server, sizes, passes) {
   return descriptor.steps.reduce((n, st) => n + (st.repeat === 'passes' ? passes : 1) * server.steps[st.name](sizes), 0);
 }
 
+/**
+ * log-inserts' four steps on a crafted server, each a fixed ms and a cost per record of its
+ * count: { test1: [fixedMs, msPerRecord], test2, test3, 'test3-parallel' }.
+ */
+function logInsertsSteps(linear) {
+  const count = { test1: 'TEST1_ITERATIONS', test2: 'TEST2_ITERATIONS', test3: 'TEST3_ITERATIONS', 'test3-parallel': 'TEST3_ITERATIONS' };
+  return Object.fromEntries(Object.entries(linear).map(([step, [fixed, per]]) => [step, (sizes) => fixed + sizes[count[step]] * per]));
+}
+
 /** A scenario's fixed minutes of a trading day (trade-candles' MINUTES). */
 const MINUTES_OF = (d) => d.sizes.article.MINUTES;
 
@@ -364,12 +373,7 @@ describe('sizing: --size auto', () => {
       const fast = {
         opMs: 0.1,
         'log-inserts': {
-          steps: {
-            test1: ({ TEST1_ITERATIONS: n }) => 300 + n * 0.2,
-            test2: ({ TEST2_ITERATIONS: n }) => 4000 + n * 0.2,
-            test3: ({ TEST3_ITERATIONS: n }) => 300 + n * 0.1,
-            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 0.1,
-          },
+          steps: logInsertsSteps({ test1: [300, 0.2], test2: [4000, 0.2], test3: [300, 0.1], 'test3-parallel': [4000, 0.1] }),
           spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.1, test2: ({ TEST2_ITERATIONS: n }) => n * 0.025 },
         },
       };
@@ -395,12 +399,7 @@ describe('sizing: --size auto', () => {
       const withSql = (slow = 1) => ({
         opMs: 0.5,
         'log-inserts': {
-          steps: {
-            test1: ({ TEST1_ITERATIONS: n }) => 1400 + n * 3,
-            test2: ({ TEST2_ITERATIONS: n }) => 6000 + n * 1.2,
-            test3: ({ TEST3_ITERATIONS: n }) => 800 + n * 1,
-            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 0.7,
-          },
+          steps: logInsertsSteps({ test1: [1400, 3], test2: [6000, 1.2], test3: [800, 1], 'test3-parallel': [4000, 0.7] }),
           sides: {
             test1: { save: ({ TEST1_ITERATIONS: n }) => slow * (2 + (n / ROUNDS) * 1.4), insert: ({ TEST1_ITERATIONS: n }) => slow * (2 + (n / ROUNDS) * 1.2), sql: ({ TEST1_ITERATIONS: n }) => slow * (12 + (n / ROUNDS) * 0.2) },
             test2: { save: ({ TEST2_ITERATIONS: n }) => slow * (60 + (n / ROUNDS) * 0.5), insert: ({ TEST2_ITERATIONS: n }) => slow * (60 + (n / ROUNDS) * 0.45), sql: ({ TEST2_ITERATIONS: n }) => slow * (40 + (n / ROUNDS) * 0.11) },
@@ -483,12 +482,7 @@ describe('sizing: --size auto', () => {
       const slow = {
         opMs: 2,
         'log-inserts': {
-          steps: {
-            test1: ({ TEST1_ITERATIONS: n }) => 300 + n * 20,
-            test2: ({ TEST2_ITERATIONS: n }) => 4000 + n * 20,
-            test3: ({ TEST3_ITERATIONS: n }) => 300 + n * 2,
-            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 2,
-          },
+          steps: logInsertsSteps({ test1: [300, 20], test2: [4000, 20], test3: [300, 2], 'test3-parallel': [4000, 2] }),
           spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.05, test2: ({ TEST2_ITERATIONS: n }) => n * 0.001 },
         },
       };
