@@ -51,10 +51,42 @@ function descendantsOf(pid) {
   return found;
 }
 
+/**
+ * The CPU time, in clock ticks, of pid and every live descendant: each one's user and system time
+ * and its reaped children's (utime + stime + cutime + cstime), so that a process that exits and
+ * is reaped by its parent inside the tree moves its time to the parent rather than out of the
+ * sum. One pass over /proc. Null where there is no /proc.
+ */
+function treeCpuTicks(pid) {
+  let entries;
+  try { entries = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)); } catch { return null; }
+  const children = new Map();
+  const ticks = new Map();
+  for (const entry of entries) {
+    let text;
+    try { text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8'); } catch { continue; }
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    // fields 14 to 17 of proc(5): utime, stime, cutime, cstime
+    ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]));
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(entry));
+  }
+  if (!ticks.has(pid)) return null;
+  let sum = 0;
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.shift();
+    sum += ticks.get(p) || 0;
+    queue.push(...(children.get(p) || []));
+  }
+  return sum;
+}
+
 /** Sends signal to PID only if it is still that process; resolves whether it was sent. */
 function signalIfSame({ pid, startTime }, signal = 'SIGKILL') {
   if (!isSameProcess(pid, startTime)) return false;
   try { process.kill(pid, signal); return true; } catch { return false; }
 }
 
-module.exports = { readStat, startTimeOf, isSameProcess, commandLine, descendantsOf, signalIfSame };
+module.exports = { readStat, startTimeOf, isSameProcess, commandLine, descendantsOf, treeCpuTicks, signalIfSame };

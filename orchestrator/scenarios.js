@@ -16,7 +16,8 @@ const SIZE_CHOICES = ['auto', ...SIZE_NAMES];
 const SERVER_KINDS = schemas.scenario.properties.servers.propertyNames.enum;
 /** The header every script and baseline module starts with (genny requires Description, Owner, Keywords). */
 const HEADER_FIELDS = ['Article:', 'Measures:', 'Faithful:', 'Changes:', 'Writes:', 'Sizes:'];
-const HEADER_LINES = 80;
+/** How far into a file its header may run (the longest, many-keys/update.js, lists two dozen changes). */
+const HEADER_LINES = 100;
 
 function readJson(file, problems, what) {
   try {

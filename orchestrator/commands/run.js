@@ -119,7 +119,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
       options: {
         size: opts.size, budgetSeconds: opts.budget, sizePerServer: opts.sizePerServer, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
         workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
-        repeat: opts.repeat, warmup: opts.warmup, shell: opts.shell, lean: opts.lean, rounds: opts.rounds,
+        repeat: opts.repeat, warmup: opts.warmup, warmupBlocks: opts.warmupBlocks, shell: opts.shell, lean: opts.lean, rounds: opts.rounds,
         resume: resume && { done: resume.done, sizes: resume.sizes, calibrations: resume.calibrations, from: resume.from },
         registerInterrupt: (fn) => {
           interrupt = async (signal) => {
@@ -174,6 +174,7 @@ function register(program, { config, log, setResult }) {
     .option('--rounds <n>', 'paired rounds each comparison is cut into, its variants interleaved in a drawn order (default: the scenario\'s, else 8; a verdict needs 8 pairs, from rounds × repeats)', parseRounds)
     .addOption(new Option('--repeat <k>', 'run each scenario K times on each server: the tables show the median, min, max and CV, and every run\'s rounds add pairs to the verdicts').argParser(parsePasses).default(1))
     .option('--no-warmup', 'with --repeat, count the first run too (by default it warms up and is not counted)')
+    .option('--no-warmup-blocks', 'run no warm-up round before each comparison\'s round 1 (by default a block of every variant is run first, recorded and not counted)')
     .option('--no-calibrate', 'skip measuring what the shell adds per operation on each server')
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
     .option('--resume <dir>', 'continue the run in DIR where it stopped (its servers must have kept their data)')

@@ -64,11 +64,12 @@ function topologyWords(server) {
 /**
  * Fields whose value is a clock's reading or made from one: times (…Ms, …Us, …Seconds, ms,
  * seconds), moments (…At), rates and ratios of times (…Rate, …PerSecond, rate, speedup…, growth),
- * spans and overlaps of parallel workers, and prose that quotes them (…Text). Everything else a
- * measurement line holds (counts, sizes, plans, outcomes, settings) is fixed by the workload and
- * the server, and must not change with the shell that ran the script.
+ * spans and overlaps of parallel workers, prose that quotes them (…Text), and how busy the
+ * machine was meanwhile (contention). Everything else a measurement line holds (counts, sizes,
+ * plans, outcomes, settings) is fixed by the workload and the server, and must not change with
+ * the shell that ran the script.
  */
-const TIMING_FIELD = /(Ms|Us|Seconds|PerSecond|Rate|At|Spans|Text)$|^(ms|seconds|rate|speedup\w*|growth|text|workersOverlapped)$/;
+const TIMING_FIELD = /(Ms|Us|Seconds|PerSecond|Rate|At|Spans|Text)$|^(ms|seconds|rate|speedup\w*|growth|text|workersOverlapped|contention)$/;
 
 /**
  * Records whose number depends on time: the per-second samples of a series (kind "sample"); how

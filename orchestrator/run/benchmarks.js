@@ -39,6 +39,7 @@ const { SHELLS } = require('./shells');
 const { bounded } = require('./settle');
 const { scriptRoundTrip } = require('./round-trip');
 const { unknownTierLine } = require('../servers/atlas');
+const { ContentionMeter } = require('./contention');
 
 /** Puts what the shell adds per operation on this server into the results, for every report; returns the record. */
 async function calibrate({ server, client, options, results, progress, logDir, config }) {
@@ -437,6 +438,8 @@ function runHeader({ scenarios, specs, options }) {
       // the paired rounds each scenario's comparisons were cut into (--rounds, else its own, else 8)
       rounds: Object.fromEntries(scenarios.map((s) => [s.name, roundsOf(s, options)])),
       warmup: (options.repeat || 1) > 1 && options.warmup !== false,
+      // a warm-up round before each comparison's round 1 (its blocks recorded with warmup true, round 0)
+      warmupBlocks: options.warmupBlocks !== false,
       keepData: Boolean(options.keepData),
     },
     ...describeTestBed({ shell: options.shell }),
@@ -459,13 +462,16 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   fs.mkdirSync(logDir, { recursive: true });
   const results = new ResultsLog(path.join(options.out, RESULTS_FILE));
   const state = { interrupted: false };
+  const started = Date.now();
+  // how busy the machine is while the run times its blocks (run/contention.js), sampled outside the timed path
+  options.contention = new ContentionMeter().start();
+  const runContention = () => options.contention.over(started, Date.now());
   options.isInterrupted = () => state.interrupted;
   options.registerInterrupt?.((signal) => {
     state.interrupted = true;
-    results.append({ type: 'end', finishedAt: new Date().toISOString(), status: 'interrupted', signal });
+    results.append({ type: 'end', finishedAt: new Date().toISOString(), status: 'interrupted', signal, contention: runContention() });
     results.close();
   });
-  const started = Date.now();
   options.runId = options.runId || `${path.basename(options.out)}-${process.pid}`;
   options.predicted = new Map();
   options.stateDir = config.stateDir;
@@ -480,18 +486,22 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   const joint = options.size === 'auto' && !options.sizePerServer;
   const conductor = new Conductor({ options, results, config, logDir });
   options.specs = specs;
-  for (const group of serverGroups(specs, scenarios, joint)) {
-    if (state.interrupted) break;
-    failures += await runGroup({ specs: group, scenarios, options, results, progress, logDir, config, conductor });
-  }
-  // a baseline's failures (a block, its start) are the run's too
-  failures += conductor.failures;
-  if (!state.interrupted) {
-    results.append({
-      type: 'end', finishedAt: new Date().toISOString(), status: failures ? 'failed' : 'ok', failures,
-      wallMs: Date.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    });
-    results.close();
+  try {
+    for (const group of serverGroups(specs, scenarios, joint)) {
+      if (state.interrupted) break;
+      failures += await runGroup({ specs: group, scenarios, options, results, progress, logDir, config, conductor });
+    }
+    // a baseline's failures (a block, its start) are the run's too
+    failures += conductor.failures;
+    if (!state.interrupted) {
+      results.append({
+        type: 'end', finishedAt: new Date().toISOString(), status: failures ? 'failed' : 'ok', failures,
+        wallMs: Date.now() - started, maxRssBytes: process.resourceUsage().maxRSS * 1024, contention: runContention(),
+      });
+      results.close();
+    }
+  } finally {
+    options.contention.stop();
   }
   return { failures, resultsFile: results.file };
 }

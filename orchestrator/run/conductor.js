@@ -32,11 +32,11 @@ class StepPartner {
     this.vars = { PARTNER: session.name };
     this.chain = Promise.resolve();
     this.busy = false;
-    this.done = 0;
+    this.done = 0; // the counted blocks run (a warm-up block, round 0, is run and not counted)
     this.broken = null; // why a block failed: later turns of the step are answered at once
     this.abandoned = false;
     this.seen = new Map(); // round → the script's own blocks of it seen so far, from the shell that speaks
-    this.blocksMs = []; // each block's time: a probe's shortest figure may be the partner's
+    this.lines = []; // each counted block's line: a probe sizes the partner's blocks too
     this.onTurn = (turn) => { this.chain = this.chain.then(() => this.answer(turn)); };
     this.onLine = (line) => {
       if (Number.isInteger(line.round) && (line.worker === undefined || line.worker === 0)) this.seen.set(line.round, (this.seen.get(line.round) || 0) + 1);
@@ -61,16 +61,20 @@ class StepPartner {
     let error = null;
     this.busy = true;
     try {
-      if (turn.variant !== VARIANT || !Number.isInteger(round) || round < 1 || round > this.rounds) {
-        throw new Error(`the script asked for ${JSON.stringify(turn)}, not a ${VARIANT} block of round 1 to ${this.rounds}`);
+      // round 0: the warm-up block the script runs before round 1, in round 1's order
+      if (turn.variant !== VARIANT || !Number.isInteger(round) || round < 0 || round > this.rounds) {
+        throw new Error(`the script asked for ${JSON.stringify(turn)}, not a ${VARIANT} block of round 0 (the warm-up) to ${this.rounds}`);
       }
       if (this.broken) throw new Error(`an earlier block failed (${this.broken})`);
       if (this.abandoned) throw new Error('the step is over');
       const line = await this.side.block(round);
-      this.blocksMs.push(line.ms);
-      // its place in the round: after the script's own blocks of the round printed so far
-      session.results?.append({ type: 'block', ...line, position: (this.seen.get(round) || 0) + 1, ...this.tags });
-      this.done += 1;
+      if (!line.warmup) this.lines.push(line);
+      // its place in the round: after the script's own blocks of the round printed so far; how
+      // busy the machine was during it (run/contention.js), or null: not measured
+      session.results?.append({
+        type: 'block', ...line, position: (this.seen.get(round) || 0) + 1, ...this.tags, contention: session.options.contention?.ofBlock(line) ?? null,
+      });
+      if (!line.warmup) this.done += 1;
       ok = true;
     } catch (err) {
       error = errorLine(err);

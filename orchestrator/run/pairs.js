@@ -270,7 +270,7 @@ class PairSide {
       onLine: (line) => shared.line(index, line),
       onTurn: (turn) => shared.turn(index, turn),
       close: () => shared.close(index),
-      blocksMs: [],
+      lines: [],
     };
   }
 

@@ -41,7 +41,30 @@ function figuresOf(decl, measurements) {
   });
 }
 
-/** Every step once (a repeating step's first pass) at these sizes: { sizes, steps: { name: { ms, spanMs? } } }. */
+/**
+ * Each side's median counted block (warm-ups left out) of a step whose spans are declared, on the
+ * span's field: { side: ms }, a side named by the step's variants (its partner's lines, the SQL
+ * baseline's, name theirs), where the planner holds each to its floor. A partner's line that has
+ * no such field is timed on its own clock (ms: the SQL side waits for every insert).
+ */
+function sideSpans(step, span, lines) {
+  const bySide = new Map();
+  for (const line of lines) {
+    if (!Number.isInteger(line.round) || line.round < 1 || line.warmup) continue;
+    const ms = spanMsOf(span.field, line[span.field]) ?? spanMsOf('ms', line.ms);
+    if (ms === null) continue;
+    const side = (step.variants || []).map((v) => line[v]).join(' ') || 'all';
+    if (!bySide.has(side)) bySide.set(side, []);
+    bySide.get(side).push(ms);
+  }
+  const median = (list) => {
+    const s = [...list].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  return Object.fromEntries([...bySide].map(([side, list]) => [side, median(list)]));
+}
+
+/** Every step once (a repeating step's first pass) at these sizes: { sizes, steps: { name: { ms, spanMs?, sides?, figures? } } }. */
 async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir, partner = null }) {
   const db = await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const { steps: planned } = scenarioPlan(scenario, sizes, 1);
@@ -59,10 +82,11 @@ async function probeAt({ scenario, sizes, index, server, client, options, config
       const ms = Date.now() - started;
       await markDatabase(db, options.runId); // a script may have dropped its database
       const span = scenario.scaling.spans?.[step.name];
-      // the partner's blocks are figures of the step's findings too: the shortest of either side
-      const spans = span ? [...measurements.map((m) => spanMsOf(span.field, m[span.field])), ...(side?.blocksMs || [])].filter((v) => v !== null) : [];
+      // the partner's blocks are figures of the step's findings too: its side is sized as the script's
+      const sides = span ? sideSpans(step, span, [...measurements, ...(side?.lines || [])]) : {};
+      const medians = Object.values(sides);
       const figures = figuresOf(scenario.scaling.steps[step.name].figures, measurements);
-      steps[step.name] = { ms, ...(spans.length ? { spanMs: Math.min(...spans) } : {}), ...(figures.length ? { figures } : {}) };
+      steps[step.name] = { ms, ...(medians.length ? { spanMs: Math.min(...medians), sides } : {}), ...(figures.length ? { figures } : {}) };
       progress.endStep(`${(ms / 1000).toFixed(1)} s`);
     }
   } finally {
@@ -87,9 +111,11 @@ async function probeScenario({ scenario, server, client, options, config, progre
     if (options.isInterrupted?.()) break;
     const sizes = nextProbeSizes(scenario, { done: probes, fixedMs, budgetSeconds, pinned });
     if (!sizes) break;
-    probes.push(await probeAt({ scenario, sizes, index: probes.length + 1, server, client, options, config, progress, logDir, partner }));
+    const probe = await probeAt({ scenario, sizes, index: probes.length + 1, server, client, options, config, progress, logDir, partner });
+    // the first runs the scenario's paths cold on this server: a warm-up the planner does not fit
+    probes.push(probes.length === 0 ? { ...probe, warmup: true } : probe);
   }
   return { fixedMs, probes, seconds: (Date.now() - started) / 1000 };
 }
 
-module.exports = { probeScenario, pinnedSizes, figuresOf };
+module.exports = { probeScenario, pinnedSizes, figuresOf, sideSpans };

@@ -89,8 +89,10 @@ function roundsOf(scenario, options = {}) {
 function stepVars(step, { scenario, server, options, pass }) {
   return {
     ...step.vars, DB_NAME: scenario.database, PASS: pass || null, PROGRESS: true, SEED: options.seed ?? null,
-    // how many paired rounds a comparison is cut into (--rounds, else the scenario's, else 8)
+    // how many paired rounds a comparison is cut into (--rounds, else the scenario's, else 8),
+    // after a warm-up round whose blocks are recorded and not counted (--no-warmup-blocks: none)
     ROUNDS: roundsOf(scenario, options),
+    WARMUP: options.warmupBlocks !== false,
     // scripts may change server-wide settings (a cache size) only on servers the kit started
     SERVER_OWNED_BY_KIT: Boolean(server.started),
   };
@@ -104,7 +106,7 @@ function stepVars(step, { scenario, server, options, pass }) {
  * get PARTNER and their turns are its; it is closed once they are gone. Resolves to
  * { measurements, calls }: `calls`, which client path took the kit's shells' calls (null in mongosh).
  */
-async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs = null, partner = null }) {
+async function runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs = null, partner = null, arrivals = null }) {
   const run = (extra, suffix = '') => runShellScript({
     health: server.health || null,
     // a probe's step has no plan yet: the setting alone
@@ -117,8 +119,10 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
     server: server.name,
     logFile: logFile.replace(/\.log$/, `${suffix}.log`),
     onProgress: suffix ? () => {} : (done, total) => progress.update(done, total),
-    // a partner's turns (run/conductor.js), and the script's blocks that place them in their round
-    ...(partner ? { onTurn: partner.onTurn, onMeasurement: partner.onLine } : {}),
+    // when each line reached the kit (a block's ends as its line is printed: run/contention.js),
+    // and a partner's turns (run/conductor.js) with the script's blocks that place them in their round
+    onMeasurement: (line) => { arrivals?.set(line, Date.now()); partner?.onLine(line); },
+    ...(partner ? { onTurn: partner.onTurn } : {}),
   });
   try {
     if (!step.workers) {
@@ -194,7 +198,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         const vars = stepVars(step, { scenario, server, options, pass });
         const stallMs = stallLimitMs(config, options.predicted?.get(`${server.name}|${scenario.name}`));
         const side = partner ? await partner.openStep(step, { vars, pass, repetition }) : null;
-        const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs, partner: side });
+        const arrivals = new WeakMap();
+        const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs, partner: side, arrivals });
         if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
@@ -219,6 +224,8 @@ async function runScenario({ scenario, server, client, plan, options, results, p
               type: 'block', ...m, ...retryable(m), scenario: scenario.name, server: server.name, step: step.name, pass,
               ...(others.length ? { otherRuns: others } : {}), ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
               ...(throttled ? { flowControl: throttled } : {}),
+              // how busy the machine was during the block (other processes and steal), or null: not measured
+              contention: options.contention?.ofBlock(m, arrivals.get(m)) ?? null,
             });
             continue;
           }
@@ -243,7 +250,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         // which client path (the kit's shell's lean path or the driver) took the script's calls
         results.append({
           type: 'step', scenario: scenario.name, server: server.name, step: step.name, pass, scriptMs, statsMs: Date.now() - stepStarted - scriptMs,
-          ...(calls ? { calls } : {}), ...share, ...(flowControl ? { flowControl } : {}),
+          ...(calls ? { calls } : {}), ...share, ...(flowControl ? { flowControl } : {}), contention: options.contention?.over(stepStarted, stepStarted + scriptMs) ?? null,
           ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
         });
         progress.endStep('done');

@@ -16,7 +16,7 @@ const resultsSchema = require('./results.schema.json');
 const SCHEMA_VERSION = 1;
 
 /** The record types of results.jsonl, as results.schema.json lists them. */
-const RECORD_TYPES = Object.keys(resultsSchema.$defs);
+const RECORD_TYPES = resultsSchema.properties.type.enum;
 
 let ajv = null;
 const compiled = {};

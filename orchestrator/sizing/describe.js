@@ -38,10 +38,11 @@ function tooSmallLines(record) {
   return (record.findings?.tooSmall || []).map((t) => `${t.id} needs ${needText(t.atLeast)} (${t.why})${remedy(t)}`);
 }
 
-/** One line per step whose timed figures stay too short for a verdict at this size. */
+/** One line per step whose sides' median blocks are not predicted to clear their floor with its margin at this size. */
 function shortSpanLines(record) {
   const notPromised = record.findings?.tooShort?.length ? `, so ${record.findings.tooShort.join(', ')} ${record.findings.tooShort.length === 1 ? 'is' : 'are'} not promised` : '';
-  return (record.spans || []).filter((s) => !s.met).map((s) => `${s.step}: its shortest timed block is predicted at ${s.predictedMs === null ? 'an unknown span' : `${int(Math.round(s.predictedMs))} ms`} with ${s.variable}=${int(s.value)}, under the ${int(s.minMs)} ms a verdict needs${notPromised} (a larger --budget raises ${s.variable})`);
+  const margin = (s) => (s.marginMs ? `${s.marginMs / s.minMs}× the ${int(s.minMs)} ms floor a verdict holds each side's median block to (the least margin the table promises at)` : `the ${int(s.minMs)} ms a verdict needs`);
+  return (record.spans || []).filter((s) => !s.met).map((s) => `${s.step}: its shortest side's median block is predicted at ${s.predictedMs === null ? 'an unknown span' : `${int(Math.round(s.predictedMs))} ms`} with ${s.variable}=${int(s.value)}, under ${margin(s)}${notPromised} (a larger --budget raises ${s.variable})`);
 }
 
 /** Fixed-width text table rows. */

@@ -37,6 +37,15 @@
 //             comparison see the same state whichever round they fall in. A cell's line and the
 //             tables add up its blocks: its seconds is the sum of its blocks' seconds, not one
 //             Date() around its whole loop.
+//           - Warm-up (WARMUP, true unless set false): before round 1, a warm-up round, one block
+//             of every cell in round 1's order, writing round 1's share of the cell's blogs from
+//             empty collections like any block, timed and printed with warmup true and counted in
+//             no cell's sum or table: round 1 no longer pays alone for a cell's first writes on a
+//             fresh connection and the server's first touch of each write path (the paired rounds
+//             of the first quiet runs found round 1 among the two slowest of its cell more often
+//             than chance). Every block starts from empty collections, so the warm-up leaves the
+//             rounds' state as it was. A write refused in a warm-up block ends nothing: round 1
+//             runs and says so itself.
 //           - At least one blog a block: a cell of fewer blogs than ROUNDS writes ROUNDS blogs,
 //             one a block, so ROUNDS × n comments instead of TOTAL (with ROUNDS 8, the article's
 //             10000-per-blog cells write 80,000 comments into 8 blogs; at TOTAL 1,000 the
@@ -66,7 +75,8 @@
 // Sizes:    TOTAL comments per cell (the article's 10000); PER_BLOG, comments per blog, one cell
 //           each (default 1, 10, 100 ... up to TOTAL: the article's (1, 10, 100, 1000, 10000));
 //           COMMENT_LEN characters per comment (1000). MODES ['unsafe', 'safe'] runs both tables.
-//           ROUNDS, the paired rounds each cell is cut into (8); SEED fixes their order.
+//           ROUNDS, the paired rounds each cell is cut into (8); SEED fixes their order; WARMUP
+//           (true: a warm-up round first).
 
 if (typeof TOTAL === 'undefined') var TOTAL = 10000;
 if (typeof COMMENT_LEN === 'undefined') var COMMENT_LEN = 1000;
@@ -76,6 +86,7 @@ if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_embedded_comments';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof WARMUP === 'undefined') var WARMUP = true;
 if (typeof PARTNER === 'undefined') var PARTNER = null;
 
 db = db.getSiblingDB(DB_NAME);
@@ -146,6 +157,20 @@ function roundOrders(variants, rounds, seed) {
     orders.push(order);
   }
   return orders;
+}
+
+/**
+ * The rounds a script runs, in order: [{ round, order, warmup }]. With warmup, a warm-up round
+ * comes first, round 0 in round 1's order: a block of every variant, run and timed like the
+ * others and printed with warmup true, counted in no sum (criterion.rs and JMH run warm-up
+ * iterations they do not count), so that round 1 does not pay alone for what warms up (a
+ * connection's first calls, the server's caches, a collection's first pages). Each script says
+ * what its warm-up blocks write and how it keeps them out of the rounds' state.
+ */
+function roundsToRun(orders, warmup) {
+  var list = warmup ? [{ round: 0, order: orders[0], warmup: true }] : [];
+  orders.forEach(function (order, r) { list.push({ round: r + 1, order: order, warmup: false }); });
+  return list;
 }
 
 /** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
@@ -508,15 +533,16 @@ function collectionOf(layout) { return layout === 'embedded' ? 'blog' : 'blog.co
 
 /**
  * Round `round`'s block of a cell, from empty collections: the one it writes is created before
- * its clock starts, so no block times a collection's creation. Returns its JSON line.
+ * its clock starts, so no block times a collection's creation. Round 0, the warm-up, writes
+ * round 1's share. Returns its JSON line.
  */
 function runBlock(cell, round, position) {
   var mode = modes[cell.mode];
   var n = cell.perBlog;
-  var share = blockShares(TOTAL, n, ROUNDS)[round - 1];
+  var share = blockShares(TOTAL, n, ROUNDS)[Math.max(0, round - 1)];
   var blogs = share[1] - share[0];
   var line = {
-    scenario: SCENARIO, step: 'bench', round: round, rounds: ROUNDS, position: position,
+    scenario: SCENARIO, step: 'bench', round: round, rounds: ROUNDS, position: position, warmup: round === 0 || undefined,
     mode: mode.name, layout: cell.layout, perBlog: n, writeConcern: 'w:' + mode.concern.w, retryableWrites: false,
     blogs: blogs, comments: blogs * n
   };
@@ -630,28 +656,30 @@ var cells = cellsOf(MODES, perBlogList);
 var blocksOf = {};
 cells.forEach(function (cell) { blocksOf[cellKey(cell)] = []; });
 var blocksDone = 0;
-roundOrders(cells, ROUNDS, SEED).forEach(function (order, r) {
-  order.forEach(function (cell, i) {
+var runs = roundsToRun(roundOrders(cells, ROUNDS, SEED), WARMUP);
+runs.forEach(function (run) {
+  run.order.forEach(function (cell, i) {
     var blocks = blocksOf[cellKey(cell)];
     // a refused write ends its cell: a blog too large in one round is as large in the next
     if (!blocks.some(function (b) { return b.refused; })) {
       var line;
       try {
-        line = runBlock(cell, r + 1, i + 1);
+        line = runBlock(cell, run.round, i + 1);
       } catch (e) {
         // The other cells still count; this one says what went wrong.
-        var share = blockShares(TOTAL, cell.perBlog, ROUNDS)[r];
+        var share = blockShares(TOTAL, cell.perBlog, ROUNDS)[Math.max(0, run.round - 1)];
         line = {
-          scenario: SCENARIO, step: 'bench', round: r + 1, rounds: ROUNDS, position: i + 1, mode: cell.mode, layout: cell.layout, perBlog: cell.perBlog,
+          scenario: SCENARIO, step: 'bench', round: run.round, rounds: ROUNDS, position: i + 1, warmup: run.warmup || undefined, mode: cell.mode, layout: cell.layout, perBlog: cell.perBlog,
           writeConcern: 'w:' + modes[cell.mode].concern.w, retryableWrites: false, blogs: share[1] - share[0], comments: (share[1] - share[0]) * cell.perBlog,
           seconds: null, hrMs: null, appliedSeconds: null, appliedHrMs: null, complete: false, refused: true, reason: 'the script failed: ' + e.message
         };
       }
-      blocks.push(line);
+      // the warm-up's blocks are printed and counted in no cell
+      if (!run.warmup) blocks.push(line);
       print(JSON.stringify(line));
     }
     blocksDone++;
-    if (PROGRESS) print(JSON.stringify({ progress: blocksDone, of: cells.length * ROUNDS }));
+    if (PROGRESS) print(JSON.stringify({ progress: blocksDone, of: cells.length * runs.length }));
   });
 });
 

@@ -28,7 +28,9 @@
 // Changes:  - Runs in its own database (DB_NAME, prefix classics_); save and insert each write
 //             their own collection (log_save, log_insert) so the size after each is kept.
 //           - Emptying is dropping the collection (with WiredTiger a collection is its own file;
-//             the article deleted MongoDB's data files). The drop is before the Stopwatch starts.
+//             the article deleted MongoDB's data files), then creating it again: both before the
+//             Stopwatch starts, where the first insert of round 1 used to create it inside its
+//             block, a cost no later block paid.
 //           - save is replaceOne({_id}, record, {upsert: true}); insert is insertOne. The 2010
 //             driver's Save queried before it wrote (the article's update says so); an upsert by
 //             _id is today's single-call form of that.
@@ -60,13 +62,22 @@
 //             (round, rounds, position). The article's printed line and each method's JSON line
 //             give the sums of its blocks' times, not one Stopwatch around a loop: the rounds'
 //             waits between blocks are in neither.
+//           - Warm-up (WARMUP, true unless set false): test 1's paired rounds begin with a
+//             warm-up round, round 0 in round 1's order, a block of every method (the SQL
+//             baseline's too, where paired) writing round 1's share, timed and printed with warmup
+//             true and counted in no sum: round 1 no longer pays alone for each collection's first
+//             pages, the connection's first writes and the server's caches (in the first kept
+//             runs, round 1 was among the two slowest blocks of its series far more often than
+//             chance). Its records are deleted once it is over (untimed), so round k still finds
+//             k-1 shares and the count after the test is the article's.
 //           - Beside the Date clock, performance.now() around the same loop (hrMs); one JSON line
 //             per method and per block for the orchestrator; progress lines only between the
 //             blocks. SEED draws the rounds' order; nothing else draws from it (the _id is a
 //             random UUID, as Guid.NewGuid; LogType is seeded by the clock).
 // Sizes:    TEST1_ITERATIONS (test 1: the article's 10,000) or TEST3_ITERATIONS (test 3: the
 //           article's 4,000,000) log records per method, as LOOP says; PROBE_UPSERTS (20);
-//           ROUNDS (8) paired rounds in test 1; PARTNER (null: pasted alone, no round waits).
+//           ROUNDS (8) paired rounds in test 1 and WARMUP (true: a warm-up round first); PARTNER
+//           (null: pasted alone, no round waits).
 
 if (typeof LOOP === 'undefined') var LOOP = 1;
 if (typeof TEST1_ITERATIONS === 'undefined') var TEST1_ITERATIONS = 10000;
@@ -76,6 +87,7 @@ if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_log_inserts';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof WARMUP === 'undefined') var WARMUP = true;
 if (typeof PARTNER === 'undefined') var PARTNER = null;
 
 db = db.getSiblingDB(DB_NAME);
@@ -140,10 +152,19 @@ var METHODS = {
   }
 };
 
+// Emptied by dropping, then created again before any clock starts: the first write into a
+// collection that does not exist creates it, which round 1's block alone would time.
 function emptyCollection(name) {
   var before = db.getCollection(name).countDocuments({});
   db.getCollection(name).drop();
+  db.createCollection(name);
   return before;
+}
+
+// The warm-up round's records go again once it is over (untimed), so that round k finds k-1
+// shares, as without it; the collection keeps the pages they took.
+function removeWarmUp(name) {
+  db.getCollection(name).deleteMany({}, { writeConcern: { w: 1 } });
 }
 
 /**
@@ -477,6 +498,20 @@ function roundOrders(variants, rounds, seed) {
   return orders;
 }
 
+/**
+ * The rounds a script runs, in order: [{ round, order, warmup }]. With warmup, a warm-up round
+ * comes first, round 0 in round 1's order: a block of every variant, run and timed like the
+ * others and printed with warmup true, counted in no sum (criterion.rs and JMH run warm-up
+ * iterations they do not count), so that round 1 does not pay alone for what warms up (a
+ * connection's first calls, the server's caches, a collection's first pages). Each script says
+ * what its warm-up blocks write and how it keeps them out of the rounds' state.
+ */
+function roundsToRun(orders, warmup) {
+  var list = warmup ? [{ round: 0, order: orders[0], warmup: true }] : [];
+  orders.forEach(function (order, r) { list.push({ round: r + 1, order: order, warmup: false }); });
+  return list;
+}
+
 /** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
 function roundShares(n, rounds) {
   var shares = [];
@@ -513,6 +548,8 @@ print('writes w:' + unacknowledged.w + ': ' + unacknowledged.reason);
 var PAIRED = METHOD_NAMES.length > 1;
 var rounds = PAIRED ? ROUNDS : 1;
 var orders = roundOrders(METHOD_NAMES.concat(PAIRED && PARTNER ? ['sql'] : []), rounds, SEED);
+// test 3's one loop has nothing to pair, and no warm-up
+var runs = roundsToRun(orders, PAIRED && WARMUP);
 var shares = roundShares(ITERATIONS, rounds);
 
 // Every method's collection emptied once, before round 1 (as the article emptied its storage
@@ -528,8 +565,11 @@ METHOD_NAMES.forEach(function (method) {
   };
 });
 
-/** One block: the records of one round's share written by one method, timed alone (the article's Stopwatch, then until applied). */
-function runBlock(method, share) {
+/**
+ * One block: the records of one round's share written by one method, timed alone (the article's
+ * Stopwatch, then until applied); a warm-up block's times and records join no sum.
+ */
+function runBlock(method, share, warmup) {
   var side = sides[method];
   var log = METHODS[method];
   var startedAt = Date.now(); var t0 = performance.now();
@@ -544,29 +584,31 @@ function runBlock(method, share) {
     iterations: share[1] - share[0], ms: endedAt - startedAt, hrMs: r3(hrMs), appliedMs: appliedAt - startedAt, appliedHrMs: r3(appliedHrMs),
     startedAt: startedAt, endedAt: endedAt, appliedAt: appliedAt
   };
-  side.ms += block.ms; side.hrMs += hrMs; side.appliedMs += block.appliedMs; side.appliedHrMs += appliedHrMs; side.inserted += block.iterations;
+  if (!warmup) { side.ms += block.ms; side.hrMs += hrMs; side.appliedMs += block.appliedMs; side.appliedHrMs += appliedHrMs; side.inserted += block.iterations; }
   return block;
 }
 
 var blocksDone = 0;
-var blocksAll = orders.reduce(function (n, order) { return n + order.length; }, 0);
-orders.forEach(function (order, r) {
-  order.forEach(function (variant, p) {
+var blocksAll = runs.reduce(function (n, run) { return n + run.order.length; }, 0);
+runs.forEach(function (run) {
+  var share = shares[Math.max(0, run.round - 1)];
+  run.order.forEach(function (variant, p) {
     if (variant === 'sql') {
-      partnerTurn(r + 1, 'sql', true);
+      partnerTurn(run.round, 'sql', true);
     } else {
-      var block = runBlock(variant, shares[r]);
+      var block = runBlock(variant, share, run.warmup);
       // a line per block, the moment it ends (the orchestrator keeps it as a paired sample)
       if (PAIRED) {
         print(JSON.stringify(Object.assign({
           scenario: 'log-inserts', test: TEST, method: variant, collection: sides[variant].collectionName,
-          round: r + 1, rounds: rounds, position: p + 1
+          round: run.round, rounds: rounds, position: p + 1, warmup: run.warmup || undefined
         }, block, { inserted: block.iterations, writeConcern: 'w:' + unacknowledged.w, retryableWrites: false, unacknowledged: writesNote(unacknowledged) })));
       }
     }
     blocksDone += 1;
     if (PROGRESS) print(JSON.stringify({ progress: blocksDone, of: blocksAll }));
   });
+  if (run.warmup) METHOD_NAMES.forEach(function (method) { removeWarmUp(sides[method].collectionName); });
 });
 
 var results = [];

@@ -11,7 +11,8 @@
 // Writes:   SqlCommand.ExecuteNonQuery waited for each insert, and so does each query here: every
 //           row is acknowledged before the next is sent (the MongoDB side of 2010 did not wait).
 // Faithful: a connection kept open per writer; the statement prepared once per connection (a
-//           named pg query, as SqlCommand.Prepare()); its parameters filled from the same LogInfo
+//           named pg query, as SqlCommand.Prepare(), before any clock starts: Changes); its
+//           parameters filled from the same LogInfo
 //           record as the mongosh scripts build, from the block below, the same line for line (a
 //           unit test checks); TRUNCATE, not re-creating the table, as the article emptied its
 //           database without re-creating it.
@@ -26,6 +27,17 @@
 //             writes the round's share of the test's records (the scripts' roundShares), into a
 //             table emptied once before round 1, so both stores hold k-1 shares at round k; the
 //             test's time, as the article printed it, is the sum of its blocks' times.
+//           - Preparation outside timing: each connection prepares its statement when the step
+//             opens (one insert inside a transaction rolled back, which leaves the named statement
+//             parsed and planned on that connection and no row behind), where it was prepared by
+//             the first insert of round 1's block, which alone paid it: the article's
+//             SqlCommand.Prepare() came before its Stopwatch too.
+//           - Warm-up: the script's warm-up round (round 0, before round 1, in round 1's order)
+//             asks for a block of this side too: round 1's share of records, timed and recorded
+//             with warmup true, counted in no sum, then deleted (untimed) so that round k still
+//             finds k-1 shares, as the MongoDB collections do. It runs what round 1 would
+//             otherwise pay for alone: the table's first pages, the connections' caches, the
+//             server's plan cache.
 // Sizes:    TEST1_ITERATIONS and TEST2_ITERATIONS from the run's size, as the mongosh scripts get
 //           them; workers as test 2's shells; rounds as the scripts' ROUNDS.
 const crypto = require('node:crypto');
@@ -95,6 +107,20 @@ async function logOnce(client) {
   return res.rowCount;
 }
 
+/**
+ * The statement prepared on a connection before any clock starts, as SqlCommand.Prepare() was:
+ * one insert in a transaction rolled back. A named statement outlives the transaction it was
+ * parsed in (it belongs to the session), and the row does not.
+ */
+async function prepareInsert(client) {
+  await client.query('BEGIN');
+  try {
+    await logOnce(client);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
 /** The share of n a round writes, as the mongosh scripts' roundShares cuts it: floor(n / rounds), the first n % rounds one more. */
 function roundShare(n, rounds, round) {
   return Math.floor(n / rounds) + (round - 1 < n % rounds ? 1 : 0);
@@ -137,13 +163,13 @@ const STEPS = {
 
 /**
  * The SQL side of one step, cut into the same paired rounds as the mongosh script beside it:
- * opened once (the table emptied, as the article emptied its database before a test, and the
- * connections opened before any clock starts; each prepares its statement on its first insert,
- * in round 1's block, as the step's one loop did before the rounds), then block(round)
- * once per round, each writing that round's share of the step's records into the same table
- * (so at round k it holds k-1 shares, as each MongoDB collection does), each timed alone; then
- * total() sums the blocks into the step's line as the article printed it, with the table's size.
- * Null for a step the article wrote no SQL rows in.
+ * opened once (the table emptied, as the article emptied its database before a test, the
+ * connections opened and each one's statement prepared before any clock starts), then
+ * block(round) once per round, each writing that round's share of the step's records into the
+ * same table (so at round k it holds k-1 shares, as each MongoDB collection does), each timed
+ * alone, after block(0) where the script warms up (round 1's share, recorded as a warm-up and
+ * deleted after its clock); then total() sums the counted blocks into the step's line as the
+ * article printed it, with the table's size. Null for a step the article wrote no SQL rows in.
  */
 async function openStep({ connectionString, step, sizes, workers, rounds }) {
   const spec = STEPS[step];
@@ -164,15 +190,17 @@ async function openStep({ connectionString, step, sizes, workers, rounds }) {
     removed = (await admin.query('SELECT count(*)::int AS n FROM log')).rows[0].n;
     await admin.query('TRUNCATE log');
     await Promise.all(clients.map((c) => c.connect()));
+    await Promise.all(clients.map(prepareInsert));
   } catch (err) {
     await Promise.all([admin, ...clients].map((c) => c.end().catch(() => {})));
     throw err;
   }
   const base = { step, test: spec.test, method: 'sql', collection: 'log' };
   return {
-    /** Round `round` of `rounds`: its share of the records, on every connection at once. */
+    /** Round `round` of `rounds`: its share of the records, on every connection at once; round 0, the warm-up: round 1's share, deleted after. */
     async block(round) {
-      const n = roundShare(iterations, rounds, round);
+      const warmup = round === 0;
+      const n = roundShare(iterations, rounds, warmup ? 1 : round);
       const started = Date.now(); const t0 = performance.now();
       const outcomes = await writeOnEach(clients, writerShares(n, connections));
       const hrMs = performance.now() - t0; const ended = Date.now();
@@ -181,8 +209,11 @@ async function openStep({ connectionString, step, sizes, workers, rounds }) {
         ...base, round, rounds, iterations: n, ms: ended - started, hrMs: Math.round(hrMs * 1000) / 1000,
         inserted: outcomes.reduce((k, o) => k + o.inserted, 0), startedAt: started, endedAt: ended,
         ...(connections > 1 ? { workers: connections, workerSpans: spans, workersOverlapped: overlapped(spans) } : {}),
+        ...(warmup ? { warmup: true } : {}),
       };
-      blocks.push(line);
+      // the warm-up's rows go again, after its clock: round 1 finds the table empty, as the collections
+      if (warmup) await admin.query('DELETE FROM log');
+      else blocks.push(line);
       return line;
     },
     /** The step's line: the blocks' times and counts summed, and the table after them. */

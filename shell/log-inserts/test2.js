@@ -27,7 +27,9 @@
 // Changes:  - Runs in its own database (DB_NAME, prefix classics_); save and insert each write
 //             their own collection (log_save, log_insert) so the size after each is kept.
 //           - Emptying is dropping the collection (with WiredTiger a collection is its own file;
-//             the article deleted MongoDB's data files). The drop is before the Stopwatch starts.
+//             the article deleted MongoDB's data files), then creating it again: both before the
+//             Stopwatch starts, where the first insert of round 1 used to create it inside its
+//             block, a cost no later block paid.
 //           - save is replaceOne({_id}, record, {upsert: true}); insert is insertOne. The 2010
 //             driver's Save queried before it wrote (the article's update says so); an upsert by
 //             _id is today's single-call form of that. After the rounds, shell 0 measures, untimed,
@@ -64,6 +66,14 @@
 //             its blocks' combined spans, not one span around a phase. Each shell's
 //             performance.now() time of its own loop (hrMs) is kept in results.jsonl as a
 //             worker line; clocks of separate processes are not combined.
+//           - Warm-up (WARMUP, true unless set false): test 2's paired rounds begin with a
+//             warm-up round, round 0 in round 1's order, a block of every method (the SQL
+//             baseline's too, where paired) writing round 1's share on every shell, met and timed
+//             like the others, printed with warmup true and counted in no sum: round 1 no longer
+//             pays alone for each collection's first pages and each shell's first writes (in the
+//             kept main-job run, round 1's save block took 3,021 ms against a median of 1,513).
+//             The shells then meet once more and shell 0 deletes its records (untimed), so round k
+//             still finds k-1 shares and the count after the test is the article's.
 //           - PARALLEL 3 is the kit's second reading of the article's test 3 (see loop.js): its
 //             4,000,000 inserts in 119 s run at test 2's parallel rate.
 //           - One JSON line per method and shell, and per block and shell, for the orchestrator;
@@ -74,7 +84,8 @@
 //           WORKER (0-based), WORKERS and START_AT (epoch ms when every shell begins) come from
 //           the orchestrator; pasted alone, the script is shell 0 of 1. To run it by hand in
 //           several shells, give each its WORKER, the same WORKERS and START_AT (and the same
-//           SEED). ROUNDS (8) paired rounds in test 2; PARTNER (null: pasted alone, no round waits).
+//           SEED). ROUNDS (8) paired rounds in test 2 and WARMUP (true: a warm-up round first);
+//           PARTNER (null: pasted alone, no round waits).
 
 if (typeof PARALLEL === 'undefined') var PARALLEL = 2;
 if (typeof TEST2_ITERATIONS === 'undefined') var TEST2_ITERATIONS = 100000;
@@ -87,6 +98,7 @@ if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_log_inserts';
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof WARMUP === 'undefined') var WARMUP = true;
 if (typeof PARTNER === 'undefined') var PARTNER = null;
 
 db = db.getSiblingDB(DB_NAME);
@@ -159,10 +171,19 @@ var METHODS = {
   }
 };
 
+// Emptied by dropping, then created again before any clock starts: the first write into a
+// collection that does not exist creates it, which round 1's block alone would time.
 function emptyCollection(name) {
   var before = db.getCollection(name).countDocuments({});
   db.getCollection(name).drop();
+  db.createCollection(name);
   return before;
+}
+
+// The warm-up round's records go again once it is over (untimed), so that round k finds k-1
+// shares, as without it; the collection keeps the pages they took.
+function removeWarmUp(name) {
+  db.getCollection(name).deleteMany({}, { writeConcern: { w: 1 } });
 }
 
 /**
@@ -496,6 +517,20 @@ function roundOrders(variants, rounds, seed) {
   return orders;
 }
 
+/**
+ * The rounds a script runs, in order: [{ round, order, warmup }]. With warmup, a warm-up round
+ * comes first, round 0 in round 1's order: a block of every variant, run and timed like the
+ * others and printed with warmup true, counted in no sum (criterion.rs and JMH run warm-up
+ * iterations they do not count), so that round 1 does not pay alone for what warms up (a
+ * connection's first calls, the server's caches, a collection's first pages). Each script says
+ * what its warm-up blocks write and how it keeps them out of the rounds' state.
+ */
+function roundsToRun(orders, warmup) {
+  var list = warmup ? [{ round: 0, order: orders[0], warmup: true }] : [];
+  orders.forEach(function (order, r) { list.push({ round: r + 1, order: order, warmup: false }); });
+  return list;
+}
+
 /** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
 function roundShares(n, rounds) {
   var shares = [];
@@ -563,6 +598,8 @@ if (START_AT !== null && START_AT > Date.now()) sleep(START_AT - Date.now());
 // every shell draws the rounds' order from one seed: SEED, or without it one shell 0 draws
 var seeds = meetAllShells('emptied', WORKER === 0 ? { seed: SEED !== null ? SEED : Math.floor(Math.random() * 4294967296) } : null);
 var orders = roundOrders(variants, rounds, WORKERS === 1 ? SEED : seeds[0].note.seed);
+// test 3's one phase has nothing to pair, and no warm-up
+var runs = roundsToRun(orders, PAIRED && WARMUP);
 
 // each method's own connection, opened before any clock starts and kept for every round
 var sides = {};
@@ -579,7 +616,8 @@ METHOD_NAMES.forEach(function (method) {
 // last one's applied instant (appliedMs).
 function addNotes(arrivals) {
   var notes = arrivals.map(function (a) { return a.note; }).filter(function (n) { return n && n.method; });
-  if (notes.length < WORKERS) return;
+  // a warm-up block's spans join no sum
+  if (notes.length < WORKERS || notes[0].warmup) return;
   var side = sides[notes[0].method];
   var firstStart = Math.min.apply(null, notes.map(function (n) { return n.startedAt; }));
   side.ms += Math.max.apply(null, notes.map(function (n) { return n.endedAt; })) - firstStart;
@@ -590,15 +628,16 @@ function addNotes(arrivals) {
 
 var note = null;
 var blocksDone = 0;
-var blocksAll = rounds * variants.length;
-orders.forEach(function (order, r) {
-  order.forEach(function (variant, p) {
+var blocksAll = runs.length * variants.length;
+runs.forEach(function (run) {
+  var r = Math.max(0, run.round - 1);
+  run.order.forEach(function (variant, p) {
     // every shell has finished the block before (its barrier returned) when all have met
-    addNotes(meetAllShells('r' + (r + 1) + ':' + variant, note));
+    addNotes(meetAllShells('r' + run.round + ':' + variant, note));
     note = null;
     if (variant === 'sql') {
       // shell 0 asks the conductor for the SQL block; every shell waits until it is done
-      partnerTurn(r + 1, 'sql', WORKER === 0);
+      partnerTurn(run.round, 'sql', WORKER === 0);
     } else {
       var side = sides[variant];
       var log = METHODS[variant];
@@ -611,14 +650,14 @@ orders.forEach(function (order, r) {
       var hrMs = performance.now() - t0; var endedAt = Date.now();
       barrier(side.client);
       var appliedAt = Date.now();
-      side.hrMs += hrMs; side.inserted += mine;
-      note = { method: variant, startedAt: startedAt, endedAt: endedAt, appliedAt: appliedAt };
+      if (!run.warmup) { side.hrMs += hrMs; side.inserted += mine; }
+      note = { method: variant, startedAt: startedAt, endedAt: endedAt, appliedAt: appliedAt, warmup: run.warmup };
       // this shell's line of the block, the moment it ends: the orchestrator combines the
       // shells' lines of a round (first start to last end, and to the last applied instant)
       if (PAIRED) {
         print(JSON.stringify({
           scenario: 'log-inserts', test: TEST, method: variant, collection: side.collectionName,
-          round: r + 1, rounds: rounds, position: p + 1, iterations: n, worker: WORKER,
+          round: run.round, rounds: rounds, position: p + 1, warmup: run.warmup || undefined, iterations: n, worker: WORKER,
           startedAt: startedAt, endedAt: endedAt, ms: endedAt - startedAt, hrMs: Math.round(hrMs * 1000) / 1000,
           appliedAt: appliedAt, appliedMs: appliedAt - startedAt,
           writeConcern: 'w:' + unacknowledged.w, retryableWrites: false, unacknowledged: writesNote(unacknowledged),
@@ -629,6 +668,12 @@ orders.forEach(function (order, r) {
     blocksDone += 1;
     if (PROGRESS) print(JSON.stringify({ progress: blocksDone, of: blocksAll }));
   });
+  if (run.warmup) {
+    // every shell is done with the warm-up when all have met; then shell 0 deletes its records
+    meetAllShells('warmed', note);
+    note = null;
+    if (WORKER === 0) METHOD_NAMES.forEach(function (method) { removeWarmUp('log_' + method); });
+  }
 });
 addNotes(meetAllShells('done', note));
 

@@ -33,6 +33,14 @@
 //             blocks' times (the article timed its loop once, end to end; the sum leaves out what
 //             runs between blocks: the other schema's block, a printed line, a counter read).
 //             With fewer UPDATES than ROUNDS, there is one round per update, and the script says so.
+//           - Warm-up (WARMUP, true unless set false): before round 1, a warm-up round of one block
+//             per schema in round 1's order, each sending as many updates as round 1's share,
+//             timed and printed like the others with warmup true, and counted in no sum, no sample
+//             series and no table: round 1 no longer pays alone for the first touches of the
+//             documents, the index and the writes' connection. Its updates are a plan of their
+//             own, drawn after the article's (so the article's updates stay those the seed drew),
+//             on the same documents, and both schemas get the same ones: the state stays equal,
+//             and the read-back counts them (stats.events grows by 5 x their number too).
 //           - The targets' identities are read from each collection (sorted by _id) before the
 //             timed loop; the article does not say how its update scripts knew them.
 //           - The five counters of one update are five distinct keys: with replacement, two equal
@@ -77,12 +85,14 @@
 //             drawn from SEED itself).
 // Sizes:    DOCS documents targeted in each collection (2,000; the first DOCS of `bucket` when
 //           BUCKET_DOCS > DOCS), KEYS counters per document (20,000, as in insert.js), UPDATES
-//           updates per schema (10,000), ROUNDS paired rounds (8; the article ran one).
+//           updates per schema (10,000), ROUNDS paired rounds (8; the article ran one), WARMUP
+//           (true: a warm-up round first, of round 1's share).
 
 if (typeof DOCS === 'undefined') var DOCS = 2000;
 if (typeof KEYS === 'undefined') var KEYS = 20000;
 if (typeof UPDATES === 'undefined') var UPDATES = 10000;
 if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof WARMUP === 'undefined') var WARMUP = true;
 if (typeof PARTNER === 'undefined') var PARTNER = null;
 if (typeof DB_NAME === 'undefined') var DB_NAME = 'classics_many_keys';
 if (typeof PASS === 'undefined') var PASS = null;
@@ -139,9 +149,11 @@ var names = [];
 var buckets = [];
 for (var k = 0; k < KEYS; k++) { names.push(eventName(k)); buckets.push(bucketOf(names[k])); }
 
-// The same plan for both schemas: which document, which counters, which new random string.
+// The same plan for both schemas: which document, which counters, which new random string;
+// then the warm-up round's updates (round 1's share: updateBlocks), drawn after the article's.
+var WARMUP_UPDATES = WARMUP ? Math.ceil(UPDATES / Math.max(1, Math.min(ROUNDS, UPDATES))) : 0;
 var plans = [];
-for (var p = 0; p < UPDATES; p++) {
+for (var p = 0; p < UPDATES + WARMUP_UPDATES; p++) {
   var chosen = [];
   while (chosen.length < Math.min(INCS_PER_UPDATE, KEYS)) {
     var key = getRandomInt(0, KEYS - 1);
@@ -149,6 +161,8 @@ for (var p = 0; p < UPDATES; p++) {
   }
   plans.push({ doc: p % DOCS, keys: chosen, random: uniqid() });
 }
+// in the order the server applies them: the warm-up's first
+var appliedPlans = plans.slice(UPDATES).concat(plans.slice(0, UPDATES));
 
 // --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
 // The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
@@ -441,6 +455,20 @@ function roundOrders(variants, rounds, seed) {
   return orders;
 }
 
+/**
+ * The rounds a script runs, in order: [{ round, order, warmup }]. With warmup, a warm-up round
+ * comes first, round 0 in round 1's order: a block of every variant, run and timed like the
+ * others and printed with warmup true, counted in no sum (criterion.rs and JMH run warm-up
+ * iterations they do not count), so that round 1 does not pay alone for what warms up (a
+ * connection's first calls, the server's caches, a collection's first pages). Each script says
+ * what its warm-up blocks write and how it keeps them out of the rounds' state.
+ */
+function roundsToRun(orders, warmup) {
+  var list = warmup ? [{ round: 0, order: orders[0], warmup: true }] : [];
+  orders.forEach(function (order, r) { list.push({ round: r + 1, order: order, warmup: false }); });
+  return list;
+}
+
 /** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
 function roundShares(n, rounds) {
   var shares = [];
@@ -550,19 +578,21 @@ function recentRate(samples, done, now, t0) {
 
 // --- update blocks: pure, so a unit test can check the pairing ---
 /**
- * The test's blocks in the order they run: [{ round, rounds, position, schema, from, to }], the
- * block sending updates [from, to) of the plan. Each round holds one block of every schema, in
+ * The test's blocks in the order they run: [{ round, rounds, position, schema, from, to, warmup }],
+ * the block sending updates [from, to) of the plan. Each round holds one block of every schema, in
  * the paired rounds' drawn order, and the same share of the plan for each; with fewer updates
- * than rounds, one round per update (a block of no update would time nothing).
+ * than rounds, one round per update (a block of no update would time nothing). With warmup, a
+ * warm-up round comes first (round 0, round 1's order), each block sending as many updates as
+ * round 1's, from the plan's updates past the article's [updates, updates + that share).
  */
-function updateBlocks(schemas, updates, rounds, seed) {
+function updateBlocks(schemas, updates, rounds, seed, warmup) {
   var n = Math.max(1, Math.min(rounds, updates));
-  var orders = roundOrders(schemas, n, seed);
   var shares = roundShares(updates, n);
   var blocks = [];
-  orders.forEach(function (order, r) {
-    order.forEach(function (schema, p) {
-      blocks.push({ round: r + 1, rounds: n, position: p + 1, schema: schema, from: shares[r][0], to: shares[r][1] });
+  roundsToRun(roundOrders(schemas, n, seed), warmup).forEach(function (run) {
+    var share = run.warmup ? [updates, updates + shares[0][1] - shares[0][0]] : shares[run.round - 1];
+    run.order.forEach(function (schema, p) {
+      blocks.push({ round: run.round, rounds: n, position: p + 1, schema: schema, from: share[0], to: share[1], warmup: run.warmup });
     });
   });
   return blocks;
@@ -680,7 +710,8 @@ function printProgress() {
  * last block, which ends its series.
  */
 function runBlock(side, block, last) {
-  var series = side.series;
+  // a warm-up block's samples go to a series of its own, which nothing prints
+  var series = block.warmup ? newSeries() : side.series;
   var counter = side.counter;
   var size = block.to - block.from;
   var options = { writeConcern: { w: unacknowledged.w } };
@@ -754,7 +785,7 @@ function runBlock(side, block, last) {
     ms: sendMs, hrMs: sendHrMs, appliedMs: appliedMs, appliedHrMs: appliedHrMs,
     samplingMs: samplingHrMs, seen: seen, lateByAtMostMs: lateByAtMostMs
   };
-  side.blocks.push(result);
+  if (!block.warmup) side.blocks.push(result);
   return result;
 }
 
@@ -767,7 +798,7 @@ function sumOf(side, field) { return side.blocks.reduce(function (n, b) { return
 var SCHEMAS = ['original', 'bucket'];
 // in a statement that has no value: an assignment at a mongosh prompt prints what it assigned (a side holds its connection)
 SCHEMAS.forEach(function (name) { sides[name] = prepareSide(name, name === 'bucket'); });
-var blocks = updateBlocks(SCHEMAS, UPDATES, ROUNDS, SEED);
+var blocks = updateBlocks(SCHEMAS, UPDATES, ROUNDS, SEED, WARMUP);
 var rounds = blocks[0].rounds;
 if (rounds !== ROUNDS) print('ROUNDS ' + ROUNDS + ' but only ' + UPDATES + ' updates: ' + rounds + ' rounds of one update per schema');
 
@@ -775,7 +806,7 @@ blocks.forEach(function (block) {
   var side = sides[block.schema];
   var b = runBlock(side, block, block.round === rounds);
   print(JSON.stringify({
-    scenario: 'many-keys', step: 'update', pass: PASS, round: b.round, rounds: b.rounds, position: b.position,
+    scenario: 'many-keys', step: 'update', pass: PASS, round: b.round, rounds: b.rounds, position: b.position, warmup: block.warmup || undefined,
     collection: side.collection, schema: side.collection, kind: 'update', updates: b.updates, docs: side.targets.length,
     ms: b.ms, hrMs: round3(b.hrMs), seconds: secondsOf(b.hrMs),
     appliedMs: b.appliedMs, appliedHrMs: round3(b.appliedHrMs), appliedSeconds: secondsOf(b.appliedHrMs),
@@ -801,7 +832,7 @@ var results = SCHEMAS.map(function (name) {
     ms: sumOf(side, 'ms'), hrMs: sumOf(side, 'hrMs'), appliedMs: sumOf(side, 'appliedMs'), appliedHrMs: sumOf(side, 'appliedHrMs'),
     appliedBy: appliedBy, barrierText: barrierText, lateByAtMostMs: sumOf(side, 'lateByAtMostMs'),
     samplingMs: sumOf(side, 'samplingMs'), source: side.source, samples: side.series.samples, blocks: side.blocks,
-    eventsBefore: side.eventsBefore, eventsAfter: eventsAfter, eventsExpected: side.eventsBefore + INCS_PER_UPDATE * UPDATES
+    eventsBefore: side.eventsBefore, eventsAfter: eventsAfter, eventsExpected: side.eventsBefore + INCS_PER_UPDATE * (UPDATES + WARMUP_UPDATES)
   };
 });
 closeConnection(sampler);
@@ -831,7 +862,7 @@ function verify(result) {
   for (var i = 0; i < KEYS; i++) indexOfName[names[i]] = i;
   var planned = {};
   result.targets.forEach(function (t) { planned[t.guid] = { counts: {}, random: null }; });
-  plans.forEach(function (plan) {
+  appliedPlans.forEach(function (plan) {
     var entry = planned[result.targets[plan.doc % result.targets.length].guid];
     plan.keys.forEach(function (k) { entry.counts[k] = (entry.counts[k] || 0) + 1; });
     entry.random = plan.random;
@@ -867,7 +898,7 @@ function verify(result) {
 }
 
 function readBackText(r) {
-  var events = 'stats.events ' + r.eventsBefore + ' -> ' + r.eventsAfter + (r.eventsAfter === r.eventsExpected ? ' (+5 x ' + UPDATES + ')' : ', EXPECTED ' + r.eventsExpected);
+  var events = 'stats.events ' + r.eventsBefore + ' -> ' + r.eventsAfter + (r.eventsAfter === r.eventsExpected ? ' (+5 x ' + (UPDATES + WARMUP_UPDATES) + (WARMUP_UPDATES ? ', the warm-up\'s ' + WARMUP_UPDATES + ' included' : '') + ')' : ', EXPECTED ' + r.eventsExpected);
   if (!r.verification) return r.collection + ' after update: not read back (VERIFY false); ' + events;
   var p = r.verification.problems;
   var found = Object.keys(p).filter(function (k) { return k !== 'documents' && p[k]; }).map(function (k) { return k + ' ' + p[k]; });
@@ -888,7 +919,7 @@ print('');
 results.forEach(function (r) {
   print(JSON.stringify({
     scenario: 'many-keys', step: 'update', pass: PASS, collection: r.collection, schema: r.collection, kind: 'update',
-    updates: UPDATES, docs: r.targets.length, keys: KEYS, rounds: r.rounds,
+    updates: UPDATES, warmupUpdates: WARMUP_UPDATES, docs: r.targets.length, keys: KEYS, rounds: r.rounds,
     // the sums of the schema's blocks' times (the header: Rounds)
     ms: r.ms, hrMs: round3(r.hrMs), seconds: secondsOf(r.hrMs),
     appliedMs: r.appliedMs, appliedHrMs: round3(r.appliedHrMs), appliedBy: r.appliedBy, barrierText: r.barrierText, lateByAtMostMs: round3(r.lateByAtMostMs),

@@ -70,12 +70,21 @@
 //             minutes apart at most and see the same machine; both hold k-1 shares of the day
 //             when their blocks of round k start. The JSON line of the whole load gives the sums
 //             of its blocks' times; the waits between blocks are in none of them.
+//           - Warm-up (WARMUP, true unless set false): before round 1, a warm-up round (round 0, in
+//             round 1's order, both servers' blocks where paired), whose block loads round 1's
+//             share of minutes, with its checkpoint, into a collection of its own
+//             (candles_warmup, the same indexes), from candles drawn apart from the day's (so
+//             the day stays what SEED draws), timed and printed with warmup true, counted in no
+//             sum, then dropped (untimed): round 1 no longer pays alone for the connection's first
+//             batches, the server's insert and checkpoint paths and its caches, and the day's
+//             collection, whose sizes the zstd question compares, holds only the day.
 //           - Prints a JSON line per block and one for the load; SEED swaps Math.random for a
 //             seeded generator so prices and volumes repeat (default: Math.random), and draws
 //             the rounds' order. The ticker list never depends on SEED. Paired, both servers
 //             are given one SEED, so they load the same candles (their ObjectIds aside).
 // Sizes:    TICKERS symbols x MINUTES one-minute candles (the article's 1.4M = 3,600 x 390);
-//           ROUNDS (8) blocks; PARTNER and SERVER_NAME (null: pasted alone, nothing waits).
+//           ROUNDS (8) blocks; WARMUP (true: a warm-up block first); PARTNER and SERVER_NAME
+//           (null: pasted alone, nothing waits).
 
 if (typeof TICKERS === 'undefined') var TICKERS = 3600;
 if (typeof MINUTES === 'undefined') var MINUTES = 390;
@@ -84,6 +93,7 @@ if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof SERVER_OWNED_BY_KIT === 'undefined') var SERVER_OWNED_BY_KIT = false;
 if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof WARMUP === 'undefined') var WARMUP = true;
 if (typeof PARTNER === 'undefined') var PARTNER = null;
 if (typeof SERVER_NAME === 'undefined') var SERVER_NAME = null;
 
@@ -109,6 +119,8 @@ function mulberry32(a) {
   };
 }
 var random = SEED === null ? Math.random : mulberry32(SEED);
+// the warm-up's candles come from a generator of their own, so the day's are those SEED draws
+var warmUpRandom = SEED === null ? Math.random : mulberry32(SEED + 1);
 
 // --- tickers: identical in load.js and read.js (a unit test holds them equal) ---
 // The same symbols on every run and server, whatever SEED is: the read test queries them by name.
@@ -176,6 +188,20 @@ function roundOrders(variants, rounds, seed) {
   return orders;
 }
 
+/**
+ * The rounds a script runs, in order: [{ round, order, warmup }]. With warmup, a warm-up round
+ * comes first, round 0 in round 1's order: a block of every variant, run and timed like the
+ * others and printed with warmup true, counted in no sum (criterion.rs and JMH run warm-up
+ * iterations they do not count), so that round 1 does not pay alone for what warms up (a
+ * connection's first calls, the server's caches, a collection's first pages). Each script says
+ * what its warm-up blocks write and how it keeps them out of the rounds' state.
+ */
+function roundsToRun(orders, warmup) {
+  var list = warmup ? [{ round: 0, order: orders[0], warmup: true }] : [];
+  orders.forEach(function (order, r) { list.push({ round: r + 1, order: order, warmup: false }); });
+  return list;
+}
+
 /** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
 function roundShares(n, rounds) {
   var shares = [];
@@ -211,9 +237,9 @@ function partnerTurn(round, variant, announce) {
 // both (roundOrders over every block of the round); before each of its blocks a script waits
 // until the partner's last block before it in that order has ended: the kit marks the n-th block
 // line a server prints in round k as `k:<server>#n` in the other's turns collection. The two meet
-// (round 0) before the first block, once each has set up, and again (round ROUNDS + 1) after the
-// last, so neither one's set-up or summing-up runs during the other's timed blocks. Pasted alone
-// (PARTNER null) a round holds this server's blocks only, and nothing waits.
+// (round 0, by a name of its own) before the first block, once each has set up, and again (round
+// ROUNDS + 1) after the last, so neither one's set-up or summing-up runs during the other's timed
+// blocks. Pasted alone (PARTNER null) a round holds this server's blocks only, and nothing waits.
 
 /** Each round's blocks, both servers' where paired, in one drawn order: [[{ server, variant }, ...], ...]. */
 function serverRounds(variants, rounds, seed) {
@@ -227,21 +253,22 @@ function serverRounds(variants, rounds, seed) {
 
 /**
  * The partner's block that must have ended before this server's block at `index` (0-based) of
- * round `round` (1-based): its last one before it in the round, else its last one of the round
- * before. { round, variant } as partnerTurn takes them, or null where none comes before.
+ * runs[at] (the rounds in the order they run, roundsToRun's, a warm-up round first where there is
+ * one): its last one before it in that round, else its last one of the round before. { round,
+ * variant } as partnerTurn takes them, or null where none comes before.
  */
-function partnerBlockBefore(orders, round, index) {
+function partnerBlockBefore(runs, at, index) {
   var partners = function (blocks) { return blocks.filter(function (b) { return b.server === PARTNER; }).length; };
-  var before = partners(orders[round - 1].slice(0, index));
-  if (before > 0) return { round: round, variant: PARTNER + '#' + before };
-  if (round > 1) return { round: round - 1, variant: PARTNER + '#' + partners(orders[round - 2]) };
+  var before = partners(runs[at].order.slice(0, index));
+  if (before > 0) return { round: runs[at].round, variant: PARTNER + '#' + before };
+  if (at > 0) return { round: runs[at - 1].round, variant: PARTNER + '#' + partners(runs[at - 1].order) };
   return null;
 }
 
 /** Where paired, waits until the partner's block before this one has ended. */
-function awaitPartner(orders, round, index) {
+function awaitPartner(runs, at, index) {
   if (!PARTNER) return;
-  var turn = partnerBlockBefore(orders, round, index);
+  var turn = partnerBlockBefore(runs, at, index);
   if (turn) partnerTurn(turn.round, turn.variant, true);
 }
 
@@ -256,10 +283,10 @@ function round(value, places) {
   return Math.round(value * f) / f;
 }
 
-// A standard normal draw (Box-Muller) for the price walk.
-function gaussian() {
-  var u = 1 - random();
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+// A standard normal draw (Box-Muller) for the price walk, from a generator rand.
+function gaussian(rand) {
+  var u = 1 - rand();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
 }
 
 var symbols = tickerSymbols(TICKERS);
@@ -274,14 +301,15 @@ var tickers = symbols.map(function (symbol) {
   };
 });
 
-function candle(t, minute) {
+/** Ticker t's candle of a minute, its price walking on from t.price, drawn from rand. */
+function candle(t, minute, rand) {
   var open = t.price;
-  var close = Math.max(0.01, round(open * (1 + 0.0015 * gaussian()), 2));
-  var high = round(Math.max(open, close) * (1 + 0.001 * random()), 2);
-  var low = Math.max(0.01, round(Math.min(open, close) * (1 - 0.001 * random()), 2));
+  var close = Math.max(0.01, round(open * (1 + 0.0015 * gaussian(rand)), 2));
+  var high = round(Math.max(open, close) * (1 + 0.001 * rand()), 2);
+  var low = Math.max(0.01, round(Math.min(open, close) * (1 - 0.001 * rand()), 2));
   // more trading at the open and the close than at midday
   var x = minute / Math.max(1, MINUTES - 1);
-  var volume = Math.max(1, Math.round(t.volume * (0.5 + 4 * (x - 0.5) * (x - 0.5)) * (0.3 + 1.4 * random())));
+  var volume = Math.max(1, Math.round(t.volume * (0.5 + 4 * (x - 0.5) * (x - 0.5)) * (0.3 + 1.4 * rand())));
   t.price = close;
   return {
     _id: new ObjectId(),
@@ -295,8 +323,8 @@ function candle(t, minute) {
     low: low,
     close: close,
     volume: volume,
-    vwap: round(low + (high - low) * (0.25 + 0.5 * random()), 4),
-    trades: Math.max(1, Math.round(volume / (50 + 150 * random()))),
+    vwap: round(low + (high - low) * (0.25 + 0.5 * rand()), 4),
+    trades: Math.max(1, Math.round(volume / (50 + 150 * rand()))),
     change: round(close - t.previousClose, 2),
     changePct: round((close - t.previousClose) / t.previousClose * 100, 2),
     bid: Math.max(0.01, round(close - 0.01, 2)),
@@ -338,11 +366,12 @@ function timedCheckpoint() {
 }
 
 var rounds = Math.max(1, Math.min(ROUNDS, MINUTES));
-var orders = serverRounds(['load'], rounds, SEED);
+var runs = roundsToRun(serverRounds(['load'], rounds, SEED), WARMUP);
 var minuteShares = roundShares(MINUTES, rounds);
+var shareOf = function (run) { return minuteShares[Math.max(0, run.round - 1)]; };
 
 var total = TICKERS * MINUTES;
-var batches = minuteShares.reduce(function (n, share) { return n + Math.ceil((share[1] - share[0]) * TICKERS / BATCH); }, 0);
+var batches = runs.reduce(function (n, run) { return n + Math.ceil((shareOf(run)[1] - shareOf(run)[0]) * TICKERS / BATCH); }, 0);
 var progressEvery = Math.max(1, Math.floor(batches / 100));
 var batchNumber = 0;
 var inserted = 0;
@@ -358,17 +387,24 @@ var indexStarted = performance.now();
 INDEXES.forEach(function (index) { db.candles.createIndex(index.key); });
 var indexMs = performance.now() - indexStarted;
 
-/** One block: every ticker's candles of the minutes [from, to), in insertMany batches, then a checkpoint where one may be forced. */
-function loadBlock(from, to) {
+/**
+ * One block: every ticker's candles of the minutes [from, to), in insertMany batches, then a
+ * checkpoint where one may be forced. The day's (into candles), or with warmUp the warm-up's
+ * (into candles_warmup, from their own tickers' walk and generator), which joins no count or sum.
+ */
+function loadBlock(from, to, warmUp) {
+  var target = warmUp ? warmUp.collection : db.candles;
+  var walk = warmUp ? warmUp.tickers : tickers;
+  var rand = warmUp ? warmUpRandom : random;
   var block = { ms: 0, hrMs: 0, inserted: 0, batches: 0, startedAt: Date.now() };
   var batch = [];
   var flush = function () {
     var startDate = new Date(); var t0 = performance.now();
-    var res = db.candles.insertMany(batch, ACKNOWLEDGED);
+    var res = target.insertMany(batch, ACKNOWLEDGED);
     block.hrMs += performance.now() - t0;
     block.ms += new Date() - startDate;
     block.inserted += Object.keys(res.insertedIds).length;
-    for (var b = 0; b < batch.length; b++) bsonBytes += bsonSizeOf(batch[b]);
+    if (!warmUp) for (var b = 0; b < batch.length; b++) bsonBytes += bsonSizeOf(batch[b]);
     batch = [];
     block.batches++;
     batchNumber++;
@@ -376,41 +412,53 @@ function loadBlock(from, to) {
   };
   for (var minute = from; minute < to; minute++) {
     for (var i = 0; i < TICKERS; i++) {
-      batch.push(candle(tickers[i], minute));
+      batch.push(candle(walk[i], minute, rand));
       if (batch.length === BATCH) flush();
     }
   }
   if (batch.length) flush();
   // Durable: each block goes on until a checkpoint has written (and compressed) its candles,
-  // inside its clock, where this run may force one
+  // inside its clock, where this run may force one (the warm-up's too; its outcome decides nothing)
   if (durable === null || durable.outcome === 'forced') {
     var checkpoint = timedCheckpoint();
-    if (durable === null || checkpoint.outcome !== 'forced') durable = { outcome: checkpoint.outcome, reason: checkpoint.reason, ms: 0, hrMs: 0 };
+    if (!warmUp && (durable === null || checkpoint.outcome !== 'forced')) durable = { outcome: checkpoint.outcome, reason: checkpoint.reason, ms: 0, hrMs: 0 };
     if (checkpoint.outcome === 'forced') {
       block.checkpointMs = checkpoint.ms;
       block.checkpointHrMs = checkpoint.hrMs;
-      durable.ms += checkpoint.ms;
-      durable.hrMs += checkpoint.hrMs;
+      if (!warmUp) {
+        durable.ms += checkpoint.ms;
+        durable.hrMs += checkpoint.hrMs;
+      }
     }
   }
   block.endedAt = Date.now();
-  inserted += block.inserted;
+  if (!warmUp) inserted += block.inserted;
   return block;
+}
+
+/** The warm-up block's collection, made as the day's (its indexes first), and its tickers' own price walk. */
+function warmUpTarget() {
+  db.candles_warmup.drop();
+  db.createCollection('candles_warmup');
+  INDEXES.forEach(function (index) { db.candles_warmup.createIndex(index.key); });
+  return { collection: db.candles_warmup, tickers: tickers.map(function (t) { return Object.assign({}, t); }) };
 }
 
 meetPartner(0);
 var blocks = [];
-orders.forEach(function (order, r) {
-  order.forEach(function (entry, p) {
+runs.forEach(function (run, at) {
+  run.order.forEach(function (entry, p) {
     if (entry.server !== SERVER_NAME) return; // the partner's block, on its own server
-    awaitPartner(orders, r + 1, p);
-    var share = minuteShares[r];
-    var block = loadBlock(share[0], share[1]);
+    awaitPartner(runs, at, p);
+    var share = shareOf(run);
+    var warmUp = run.warmup ? warmUpTarget() : null;
+    var block = loadBlock(share[0], share[1], warmUp);
     var forced = block.checkpointMs !== undefined;
-    blocks.push(block);
+    if (!run.warmup) blocks.push(block);
     // a line per block, the moment it ends (the orchestrator keeps it as a paired sample)
     print(JSON.stringify({
-      scenario: 'trade-candles', step: 'load', collection: 'candles', round: r + 1, rounds: rounds, position: p + 1,
+      scenario: 'trade-candles', step: 'load', collection: run.warmup ? 'candles_warmup' : 'candles', round: run.round, rounds: rounds, position: p + 1,
+      warmup: run.warmup || undefined,
       fromMinute: share[0], minutes: share[1] - share[0], inserted: block.inserted, batches: block.batches,
       ms: block.ms, hrMs: Math.round(block.hrMs * 1000) / 1000,
       durableMs: forced ? block.ms + block.checkpointMs : undefined,
@@ -418,6 +466,7 @@ orders.forEach(function (order, r) {
       checkpointMs: forced ? block.checkpointMs : undefined,
       startedAt: block.startedAt, endedAt: block.endedAt
     }));
+    if (warmUp) db.candles_warmup.drop();
   });
 });
 meetPartner(rounds + 1);

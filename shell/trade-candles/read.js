@@ -71,6 +71,12 @@
 //             (round, rounds, position, latencies, pages read into the cache per query); each
 //             run's line gives all its blocks' samples and sums. The time-range and whole-day
 //             reads compare nothing within a server: each run's, in turn, before the first block.
+//           - Warm-up (WARMUP, true unless set false): before round 1, a warm-up round (round 0, in
+//             round 1's order, both servers' blocks where paired) reads round 1's queries once in
+//             each run, each block set up, timed and printed like the others with warmup true and
+//             counted in no run's line: round 1 no longer pays alone for the connection's first
+//             cursors, the shell's first decoding and the server's first plans. Reads change no
+//             state.
 //           - Paired with another server (PARTNER, SERVER_NAME: the paired servers block, as the
 //             kit does for its zstd questions), both servers' blocks take turns in one drawn
 //             order while both run; the other reads run in this server's first turn.
@@ -81,7 +87,8 @@
 //           tickers (article: 10,000 over 200); INTERVALS (10) x INTERVAL_REPEATS; DAY_QUERIES;
 //           CACHE_MB, the cache for the little-memory rerun (256, a quarter of the article's
 //           1 GB VMs, below the ~380 MB of candles; raised to 256 if set lower; 0 skips the rerun);
-//           ROUNDS (8) paired rounds; PARTNER and SERVER_NAME (null: pasted alone, nothing waits).
+//           ROUNDS (8) paired rounds; WARMUP (true: a warm-up round first); PARTNER and SERVER_NAME
+//           (null: pasted alone, nothing waits).
 
 if (typeof TICKERS === 'undefined') var TICKERS = 3600;
 if (typeof MINUTES === 'undefined') var MINUTES = 390;
@@ -98,6 +105,7 @@ if (typeof PASS === 'undefined') var PASS = null;
 if (typeof PROGRESS === 'undefined') var PROGRESS = false;
 if (typeof SEED === 'undefined') var SEED = null;
 if (typeof ROUNDS === 'undefined') var ROUNDS = 8;
+if (typeof WARMUP === 'undefined') var WARMUP = true;
 if (typeof PARTNER === 'undefined') var PARTNER = null;
 if (typeof SERVER_NAME === 'undefined') var SERVER_NAME = null;
 
@@ -429,6 +437,20 @@ function roundOrders(variants, rounds, seed) {
   return orders;
 }
 
+/**
+ * The rounds a script runs, in order: [{ round, order, warmup }]. With warmup, a warm-up round
+ * comes first, round 0 in round 1's order: a block of every variant, run and timed like the
+ * others and printed with warmup true, counted in no sum (criterion.rs and JMH run warm-up
+ * iterations they do not count), so that round 1 does not pay alone for what warms up (a
+ * connection's first calls, the server's caches, a collection's first pages). Each script says
+ * what its warm-up blocks write and how it keeps them out of the rounds' state.
+ */
+function roundsToRun(orders, warmup) {
+  var list = warmup ? [{ round: 0, order: orders[0], warmup: true }] : [];
+  orders.forEach(function (order, r) { list.push({ round: r + 1, order: order, warmup: false }); });
+  return list;
+}
+
 /** n items cut into `rounds` shares as even as can be, the first n % rounds one larger: [[from, to), ...]. */
 function roundShares(n, rounds) {
   var shares = [];
@@ -464,9 +486,9 @@ function partnerTurn(round, variant, announce) {
 // both (roundOrders over every block of the round); before each of its blocks a script waits
 // until the partner's last block before it in that order has ended: the kit marks the n-th block
 // line a server prints in round k as `k:<server>#n` in the other's turns collection. The two meet
-// (round 0) before the first block, once each has set up, and again (round ROUNDS + 1) after the
-// last, so neither one's set-up or summing-up runs during the other's timed blocks. Pasted alone
-// (PARTNER null) a round holds this server's blocks only, and nothing waits.
+// (round 0, by a name of its own) before the first block, once each has set up, and again (round
+// ROUNDS + 1) after the last, so neither one's set-up or summing-up runs during the other's timed
+// blocks. Pasted alone (PARTNER null) a round holds this server's blocks only, and nothing waits.
 
 /** Each round's blocks, both servers' where paired, in one drawn order: [[{ server, variant }, ...], ...]. */
 function serverRounds(variants, rounds, seed) {
@@ -480,21 +502,22 @@ function serverRounds(variants, rounds, seed) {
 
 /**
  * The partner's block that must have ended before this server's block at `index` (0-based) of
- * round `round` (1-based): its last one before it in the round, else its last one of the round
- * before. { round, variant } as partnerTurn takes them, or null where none comes before.
+ * runs[at] (the rounds in the order they run, roundsToRun's, a warm-up round first where there is
+ * one): its last one before it in that round, else its last one of the round before. { round,
+ * variant } as partnerTurn takes them, or null where none comes before.
  */
-function partnerBlockBefore(orders, round, index) {
+function partnerBlockBefore(runs, at, index) {
   var partners = function (blocks) { return blocks.filter(function (b) { return b.server === PARTNER; }).length; };
-  var before = partners(orders[round - 1].slice(0, index));
-  if (before > 0) return { round: round, variant: PARTNER + '#' + before };
-  if (round > 1) return { round: round - 1, variant: PARTNER + '#' + partners(orders[round - 2]) };
+  var before = partners(runs[at].order.slice(0, index));
+  if (before > 0) return { round: runs[at].round, variant: PARTNER + '#' + before };
+  if (at > 0) return { round: runs[at - 1].round, variant: PARTNER + '#' + partners(runs[at - 1].order) };
   return null;
 }
 
 /** Where paired, waits until the partner's block before this one has ended. */
-function awaitPartner(orders, round, index) {
+function awaitPartner(runs, at, index) {
   if (!PARTNER) return;
-  var turn = partnerBlockBefore(orders, round, index);
+  var turn = partnerBlockBefore(runs, at, index);
   if (turn) partnerTurn(turn.round, turn.variant, true);
 }
 
@@ -543,10 +566,12 @@ var tickerQueries = plan.filter(function (q) { return q.query === 'byTicker'; })
 var otherQueries = plan.filter(function (q) { return q.query !== 'byTicker'; });
 var runs = cacheMb > 0 ? ['own-memory', 'little-memory'] : ['own-memory'];
 var rounds = Math.max(1, Math.min(ROUNDS, tickerQueries.length));
-var orders = serverRounds(runs, rounds, SEED);
+var roundRuns = roundsToRun(serverRounds(runs, rounds, SEED), WARMUP);
 var shares = roundShares(tickerQueries.length, rounds);
+var shareOf = function (round) { return shares[Math.max(0, round - 1)]; };
 var warmUps = shares.reduce(function (n, s) { return n + tickersOf(tickerQueries.slice(s[0], s[1])).length; }, 0);
-var totalQueries = (plan.length + (runs.length > 1 ? plan.length : 0)) + warmUps;
+var warmUpRound = WARMUP ? runs.length * (shares[0][1] - shares[0][0]) + tickersOf(tickerQueries.slice(shares[0][0], shares[0][1])).length : 0;
+var totalQueries = (plan.length + (runs.length > 1 ? plan.length : 0)) + warmUps + warmUpRound;
 var progressEvery = Math.max(1, Math.floor(totalQueries / 100));
 var done = 0;
 
@@ -663,23 +688,25 @@ var blocks = { 'own-memory': [], 'little-memory': [] };
 try {
   meetPartner(0);
   var othersRead = false;
-  orders.forEach(function (order, r) {
-    order.forEach(function (entry, p) {
+  roundRuns.forEach(function (r, at) {
+    r.order.forEach(function (entry, p) {
       if (entry.server !== SERVER_NAME) return; // the partner's block, on its own server
-      awaitPartner(orders, r + 1, p);
+      awaitPartner(roundRuns, at, p);
       if (!othersRead) { readOthers(); othersRead = true; }
       var run = entry.variant;
-      var queries = tickerQueries.slice(shares[r][0], shares[r][1]);
+      var share = shareOf(r.round);
+      var queries = tickerQueries.slice(share[0], share[1]);
       setMemory(run);
       var warmed = run === 'own-memory' ? warmUp(queries) : undefined;
       var startedAt = Date.now();
       var result = timeQueries(queries).byTicker;
       var endedAt = Date.now();
-      blocks[run].push(result);
+      // the warm-up round's blocks join no run's line
+      if (!r.warmup) blocks[run].push(result);
       var line = resultFields(run, TYPES[0], result).fields;
       // a line per block, the moment it ends (the orchestrator keeps it as a paired sample)
       print(JSON.stringify(Object.assign(line, {
-        round: r + 1, rounds: rounds, position: p + 1, startedAt: startedAt, endedAt: endedAt,
+        round: r.round, rounds: rounds, position: p + 1, warmup: r.warmup || undefined, startedAt: startedAt, endedAt: endedAt,
         warmUpQueries: warmed, cacheShrinkMs: shrink ? shrink.shrinkMs : undefined, cacheShrunk: shrink ? shrink.shrunk : undefined
       })));
     });

@@ -29,15 +29,20 @@ function calibration(opMs) {
  * planner for sizes until it has enough and answering with these times (spans: the shortest
  * timed figure of a step, where the test gives one).
  */
-function probeCrafted(descriptor, server, { budgetSeconds, pinned = {} }) {
+function probeCrafted(descriptor, server, { budgetSeconds, pinned = {}, coldMs = 0 }) {
   const probes = [];
   for (;;) {
     const sizes = nextProbeSizes(descriptor, { done: probes, budgetSeconds, pinned });
     if (!sizes) break;
+    // coldMs: what each step of the first probe pays for the server's and the shell's first run of its paths
+    const cold = probes.length === 0 ? coldMs : 0;
     probes.push({
       sizes,
+      ...(coldMs && probes.length === 0 ? { warmup: true } : {}),
       steps: Object.fromEntries(descriptor.steps.map((st) => [st.name, {
-        ms: server.steps[st.name](sizes), ...(server.spans?.[st.name] ? { spanMs: server.spans[st.name](sizes) } : {}),
+        ms: server.steps[st.name](sizes) + cold, ...(server.spans?.[st.name] ? { spanMs: server.spans[st.name](sizes) } : {}),
+        // each side's median block, where the server gives them (as run/probe.js reads them)
+        ...(server.sides?.[st.name] ? { sides: Object.fromEntries(Object.entries(server.sides[st.name]).map(([side, f]) => [side, f(sizes)])) } : {}),
       }])),
     });
   }
@@ -48,6 +53,18 @@ function probeCrafted(descriptor, server, { budgetSeconds, pinned = {} }) {
 function truthMs(descriptor, server, sizes, passes) {
   return descriptor.steps.reduce((n, st) => n + (st.repeat === 'passes' ? passes : 1) * server.steps[st.name](sizes), 0);
 }
+
+/**
+ * log-inserts' four steps on a crafted server, each a fixed ms and a cost per record of its
+ * count: { test1: [fixedMs, msPerRecord], test2, test3, 'test3-parallel' }.
+ */
+function logInsertsSteps(linear) {
+  const count = { test1: 'TEST1_ITERATIONS', test2: 'TEST2_ITERATIONS', test3: 'TEST3_ITERATIONS', 'test3-parallel': 'TEST3_ITERATIONS' };
+  return Object.fromEntries(Object.entries(linear).map(([step, [fixed, per]]) => [step, (sizes) => fixed + sizes[count[step]] * per]));
+}
+
+/** A scenario's fixed minutes of a trading day (trade-candles' MINUTES). */
+const MINUTES_OF = (d) => d.sizes.article.MINUTES;
 
 /** Per-blog cells of embedded-comments at TOTAL, as its script runs them. */
 const cells = (total) => [1, 10, 100, 1000, 10000].filter((p) => p <= total);
@@ -177,6 +194,22 @@ describe('sizing: --size auto', () => {
       assert.deepEqual(figuresOf(decl, [...blocks, line]), [{ ms: 80, ops: 10, grows: 20 }]);
     });
 
+    it('records each side\'s median counted block, the SQL baseline\'s among them, warm-ups left out', () => {
+      const { sideSpans } = require('../../orchestrator/run/probe');
+      const step = scenario('log-inserts').steps.find((s) => s.name === 'test1');
+      const span = scenario('log-inserts').scaling.spans.test1;
+      const line = (method, round, appliedMs, extra = {}) => ({ method, round, rounds: 8, appliedMs, ...extra });
+      const lines = [
+        line('save', 0, 900, { warmup: true }), line('save', 1, 30), line('save', 2, 10), line('save', 3, 20),
+        line('insert', 1, 8), line('insert', 2, 12),
+        // the SQL side's lines name no applied time: its own clock (it waits for every insert)
+        { method: 'sql', round: 1, ms: 5 }, { method: 'sql', round: 2, ms: 7 }, { method: 'sql', round: 0, ms: 400, warmup: true },
+        // the step's totals name no round
+        { method: 'save', appliedMs: 60 },
+      ];
+      assert.deepEqual(sideSpans(step, span, lines), { save: 20, insert: 10, sql: 6 });
+    });
+
     it('asks no probe of its own for a term of ROUNDS alone, which is the same at every size', () => {
       // a slow server: the smallest probes reach the probes' share of the budget, so the count is what the terms need
       const probesOf = (d) => {
@@ -214,6 +247,26 @@ describe('sizing: --size auto', () => {
       const three = fitSteps(d, { probes: [probe(1, 5, 1000), probe(2, 10, 4000), probe(4, 20, 16000)] });
       assert.equal(three.update.kind, 'growing');
       assert.ok(Math.abs(predictMs(d, three, { ...sizesAt(d, 0), DOCS: 8, BUCKET_DOCS: 8, UPDATES: 40 }, 1) - (108 * 2 + 64000)) < 2000);
+    });
+
+    it('fits no step to the first probe, which runs the scenario\'s paths cold, and probes enough sizes besides it', () => {
+      // trade-candles' load on ferretdb2 in the kept main job: 2.1 s at 10 tickers in the first
+      // probe, 1.0 s at the same size in the third; fitted, the load was priced at 1.5 s and took 30 s
+      const d = scenario('trade-candles');
+      const readOps = parseExpression(d.scaling.steps.read.ops);
+      const server = { steps: { load: ({ TICKERS }) => 700 + TICKERS * MINUTES_OF(d) * 0.115, read: (sizes) => 2000 + readOps.evaluate({ ROUNDS: 8, ...sizes }) * 20 } };
+      const budgetSeconds = 120;
+      const probe = probeCrafted(d, server, { budgetSeconds, coldMs: 1200 });
+      assert.equal(probe.probes[0].warmup, true);
+      const models = fitSteps(d, probe, { calibration: calibration(0.5), kind: 'ferretdb2' });
+      const sizes = { ...sizesAt(d, 0.19), TICKERS: 669 };
+      const ratio = predictMs(d, models, sizes, 1) / truthMs(d, server, sizes, 1);
+      assert.ok(ratio > 0.8 && ratio < 1.25, `predicted / taken ${ratio.toFixed(2)}`);
+      const counted = new Set(probe.probes.filter((p) => !p.warmup).map((p) => JSON.stringify(p.sizes))).size;
+      assert.ok(counted >= 2, `${counted} sizes fitted`);
+      // the same probes, the first fitted too: the cold cost reads as a fixed cost that shrinks with the size
+      const cold = fitSteps(d, { ...probe, probes: probe.probes.map(({ warmup, ...p }) => p) }, { calibration: calibration(0.5), kind: 'ferretdb2' });
+      assert.ok(predictMs(d, cold, sizes, 1) / truthMs(d, server, sizes, 1) < ratio, 'fitted, the warm-up prices the run lower');
     });
 
     it('puts the calibration\'s floor under every operation', () => {
@@ -320,12 +373,7 @@ describe('sizing: --size auto', () => {
       const fast = {
         opMs: 0.1,
         'log-inserts': {
-          steps: {
-            test1: ({ TEST1_ITERATIONS: n }) => 300 + n * 0.2,
-            test2: ({ TEST2_ITERATIONS: n }) => 4000 + n * 0.2,
-            test3: ({ TEST3_ITERATIONS: n }) => 300 + n * 0.1,
-            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 0.1,
-          },
+          steps: logInsertsSteps({ test1: [300, 0.2], test2: [4000, 0.2], test3: [300, 0.1], 'test3-parallel': [4000, 0.1] }),
           spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.1, test2: ({ TEST2_ITERATIONS: n }) => n * 0.025 },
         },
       };
@@ -336,17 +384,105 @@ describe('sizing: --size auto', () => {
       assert.ok(p.predictedSeconds <= 30);
     });
 
+    describe('the floors: each side\'s median block at twice its step\'s floor', () => {
+      const { fitSpans, neededForSpan, sideSpansAt, minSpanMs, SPAN_MARGIN } = require('../../orchestrator/sizing/planner');
+      const ROUNDS = 8;
+      /**
+       * log-inserts on a FerretDB-2-like server with the SQL baseline beside it: each side's
+       * median block a fixed part (a barrier, a turn, a meeting) and a part per record of its
+       * round's share. The SQL side is the quickest per record, and its fixed part is most of a
+       * probe's small block: the kept runs' SQL blocks fell under their floor (97 ms against 100
+       * in test 1, 338 to 466 ms against 500 in test 2) when a line through the origin read that
+       * fixed part as a cost per record. slow: how much longer than the run's a probe's blocks
+       * took (a loaded machine during the probes, a quiet one during the run).
+       */
+      const withSql = (slow = 1) => ({
+        opMs: 0.5,
+        'log-inserts': {
+          steps: logInsertsSteps({ test1: [1400, 3], test2: [6000, 1.2], test3: [800, 1], 'test3-parallel': [4000, 0.7] }),
+          sides: {
+            test1: { save: ({ TEST1_ITERATIONS: n }) => slow * (2 + (n / ROUNDS) * 1.4), insert: ({ TEST1_ITERATIONS: n }) => slow * (2 + (n / ROUNDS) * 1.2), sql: ({ TEST1_ITERATIONS: n }) => slow * (12 + (n / ROUNDS) * 0.2) },
+            test2: { save: ({ TEST2_ITERATIONS: n }) => slow * (60 + (n / ROUNDS) * 0.5), insert: ({ TEST2_ITERATIONS: n }) => slow * (60 + (n / ROUNDS) * 0.45), sql: ({ TEST2_ITERATIONS: n }) => slow * (40 + (n / ROUNDS) * 0.11) },
+          },
+        },
+      });
+      const truth = withSql(1)['log-inserts'].sides;
+
+      it('sizes every side, the SQL baseline\'s too, so its median block is predicted at twice the floor and truly clears it', () => {
+        const d = scenario('log-inserts');
+        const [p] = plan('log-inserts', [['ferretdb2', withSql(), 'ferretdb2']], { budgetSeconds: 240 });
+        for (const step of ['test1', 'test2']) {
+          const floor = minSpanMs(d, step);
+          const span = p.spans.find((x) => x.step === step);
+          assert.ok(span.met, JSON.stringify(span));
+          assert.deepEqual(Object.keys(span.sides).sort(), ['insert', 'save', 'sql']);
+          for (const [side, f] of Object.entries(truth[step])) {
+            assert.ok(f(p.sizes) >= SPAN_MARGIN * floor * 0.99, `${step} ${side}: ${f(p.sizes).toFixed(0)} ms at ${JSON.stringify(p.sizes)}, floor ${floor}`);
+          }
+        }
+        assert.deepEqual(p.findings.tooShort, []);
+        assert.ok(p.findings.decidable.includes('mongo-beats-sql-test1') && p.findings.decidable.includes('mongo-beats-sql-test2'), JSON.stringify(p.findings));
+        assert.ok(p.predictedSeconds <= 240);
+      });
+
+      it('keeps the promise where the probes ran on a machine half again as slow as the run\'s', () => {
+        const d = scenario('log-inserts');
+        const [p] = plan('log-inserts', [['ferretdb2', withSql(1.5), 'ferretdb2']], { budgetSeconds: 240 });
+        for (const step of ['test1', 'test2']) {
+          for (const [side, f] of Object.entries(truth[step])) assert.ok(f(p.sizes) >= minSpanMs(d, step), `${step} ${side}: ${f(p.sizes).toFixed(0)} ms in the quiet run`);
+        }
+      });
+
+      it('fits a side\'s fixed part apart from its cost per unit: a line through the origin would have sized the SQL side short', () => {
+        const d = scenario('log-inserts');
+        const sizes = [10, 100, 200, 50].map((n) => ({ ...sizesAt(d, 0), TEST1_ITERATIONS: n }));
+        const probes = sizes.map((sz) => ({ sizes: sz, steps: { test1: { sides: Object.fromEntries(Object.entries(truth.test1).map(([side, f]) => [side, f(sz)])) } } }));
+        const span = fitSpans(d, { probes }).test1;
+        assert.ok(Math.abs(span.sides.sql.fixedMs - 12) < 1e-6 && Math.abs(span.sides.sql.perUnitMs - 0.2 / ROUNDS) < 1e-9, JSON.stringify(span.sides.sql));
+        const needed = neededForSpan(span, 10000);
+        assert.equal(needed, Math.ceil((200 - 12) / (0.2 / ROUNDS)), 'the SQL side, the slowest to reach 200 ms, decides');
+        assert.ok(Math.min(...Object.values(sideSpansAt(span, needed))) >= 200 - 1e-6);
+        // the old rule, the shortest probe block through the origin at 1.5x the floor
+        const shortest = probes.map((p) => ({ v: p.sizes.TEST1_ITERATIONS, y: Math.min(...Object.values(p.steps.test1.sides)) }));
+        const perUnit = shortest.reduce((n, x) => n + x.v * x.y, 0) / shortest.reduce((n, x) => n + x.v * x.v, 0);
+        const old = Math.ceil((1.5 * 100) / perUnit);
+        assert.ok(truth.test1.sql({ TEST1_ITERATIONS: old }) < 100, `the old rule: TEST1_ITERATIONS=${old}, SQL blocks of ${truth.test1.sql({ TEST1_ITERATIONS: old }).toFixed(0)} ms`);
+      });
+
+      it('promises a step it cannot raise to twice the floor where its sides clear 1.5 times it, and not below', () => {
+        // embedded-comments' TOTAL goes from 5,000 to 10,000 in one step, which the budget does not fit
+        const { PROMISE_MARGIN } = require('../../orchestrator/sizing/planner');
+        const server = (perComment) => ({
+          opMs: 0.5,
+          'embedded-comments': {
+            steps: { bench: ({ TOTAL }) => 500 + TOTAL * 40 },
+            sides: { bench: { 'safe separate 1': ({ TOTAL }) => 5 + (TOTAL / ROUNDS) * perComment, 'safe embedded 1': ({ TOTAL }) => 8 + (TOTAL / ROUNDS) * perComment * 1.2 } },
+          },
+        });
+        const [near] = plan('embedded-comments', [['ferretdb2', server(0.265), 'ferretdb2']], { budgetSeconds: 240 });
+        assert.equal(near.sizes.TOTAL, 5000);
+        const bench = near.spans.find((x) => x.step === 'bench');
+        assert.ok(bench.predictedMs < SPAN_MARGIN * 100 && bench.predictedMs >= PROMISE_MARGIN * 100 && bench.met, JSON.stringify(bench));
+        assert.ok(near.findings.decidable.includes('embedded-slows'), JSON.stringify(near.findings));
+        const [short] = plan('embedded-comments', [['ferretdb2', server(0.2), 'ferretdb2']], { budgetSeconds: 240 });
+        assert.equal(short.spans.find((x) => x.step === 'bench').met, false);
+        assert.deepEqual(short.findings.tooShort, ['embedded-slows']);
+        assert.match(planLines(scenario('embedded-comments'), [{ ...short, scenario: 'embedded-comments', size: 'auto' }]).join('\n'), /bench: its shortest side's median block is predicted at 1\d\d ms with TOTAL=5,000, under 1\.5× the 100 ms floor/);
+      });
+
+      it('needs no raise for a side whose fixed part clears the floor already, and says no side was measured where none was', () => {
+        assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 250, perUnitMs: 1 } } }, 5000), 1);
+        assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 0, perUnitMs: 0 } } }, 5000), 5000, 'a side that does not grow: as far as the article goes');
+        assert.equal(neededForSpan({ minMs: 100, sides: {} }, 5000), null);
+      });
+    });
+
     it('does not promise a finding whose blocks it predicts too short, where no raise fits the budget', () => {
       // a slow server: test 1's blocks would need more iterations than the budget allows
       const slow = {
         opMs: 2,
         'log-inserts': {
-          steps: {
-            test1: ({ TEST1_ITERATIONS: n }) => 300 + n * 20,
-            test2: ({ TEST2_ITERATIONS: n }) => 4000 + n * 20,
-            test3: ({ TEST3_ITERATIONS: n }) => 300 + n * 2,
-            'test3-parallel': ({ TEST3_ITERATIONS: n }) => 4000 + n * 2,
-          },
+          steps: logInsertsSteps({ test1: [300, 20], test2: [4000, 20], test3: [300, 2], 'test3-parallel': [4000, 2] }),
           spans: { test1: ({ TEST1_ITERATIONS: n }) => n * 0.05, test2: ({ TEST2_ITERATIONS: n }) => n * 0.001 },
         },
       };

@@ -29,13 +29,16 @@ for (const server of scenario.kinds) {
     let TOTAL;
     /** The blogs a cell writes in all: the article's TOTAL / n, one a round at least. */
     const blogsOf = (perBlog) => Math.max(TOTAL / perBlog, ROUNDS);
+    let warmUps;
 
     const state = smokeRunOn(scenario, server);
     before(() => {
       ({ out, run } = state);
       ({ rounds: ROUNDS, sizes: { TOTAL } } = state.params);
       cells = run.measurements.filter((m) => m.scenario === 'embedded-comments');
-      blocks = run.blocks.filter((b) => b.scenario === 'embedded-comments');
+      // the counted blocks (rounds 1 to ROUNDS); the warm-up round's apart (round 0, warmup true)
+      blocks = run.blocks.filter((b) => b.scenario === 'embedded-comments' && !b.warmup);
+      warmUps = run.blocks.filter((b) => b.scenario === 'embedded-comments' && b.warmup);
     });
 
     it('ran in an even number of rounds of 2 or more, so that each round has its mirror', () => assert.ok(ROUNDS >= 2 && ROUNDS % 2 === 0, `${ROUNDS} rounds`));
@@ -67,7 +70,7 @@ for (const server of scenario.kinds) {
         assert.equal(m.writtenBlogs, m.layout === 'embedded' ? m.blogs : 0, `${where}: blogs written`);
         assert.equal(m.complete, true, where);
       }
-      for (const b of blocks) {
+      for (const b of [...warmUps, ...blocks]) {
         const where = `${cellOf(b)} per blog, round ${b.round}`;
         assert.equal(b.writtenComments, b.comments, `${where}: comments written`);
         assert.equal(b.writtenBlogs, b.layout === 'embedded' ? b.blogs : 0, `${where}: blogs written`);
@@ -91,8 +94,19 @@ for (const server of scenario.kinds) {
       assert.deepEqual(blocks.map((b) => [b.round, b.position]), blocks.map((b) => [b.round, b.position]).sort((p, q) => p[0] - q[0] || p[1] - q[1]));
     });
 
+    it('warms up first: a block of every cell in round 1\'s order, round 0, writing round 1\'s share, counted in no cell', () => {
+      const first = blocks.filter((b) => b.round === 1).sort((p, q) => p.position - q.position);
+      assert.deepEqual(warmUps.map((b) => [b.round, b.position, cellOf(b)]), first.map((b) => [0, b.position, cellOf(b)]));
+      for (const b of warmUps) {
+        const one = first.find((f) => cellOf(f) === cellOf(b));
+        assert.deepEqual([b.blogs, b.comments, b.rounds], [one.blogs, one.comments, one.rounds], `${cellOf(b)}: round 1's share`);
+      }
+      // printed first: the warm-up ran before round 1
+      assert.deepEqual(run.blocks.filter((b) => b.scenario === 'embedded-comments').slice(0, warmUps.length), warmUps);
+    });
+
     it('times every block on its own: one blog at least, its clocks, what it spent outside them', () => {
-      for (const b of blocks) {
+      for (const b of [...warmUps, ...blocks]) {
         const where = `${cellOf(b)} per blog, round ${b.round}`;
         assert.ok(b.blogs >= 1, where);
         assert.equal(b.comments, b.blogs * b.perBlog, where);

@@ -28,8 +28,10 @@ for (const server of scenario.kinds) {
     let ITERATIONS;
     const measured = (step, method) => run.measurements.filter((m) => m.server === server && m.step === step && m.method === method);
     const sql = (step) => run.measurements.filter((m) => m.server === 'postgresql' && m.step === step);
-    const blocks = (step, method) => run.blocks.filter((b) => b.server === server && b.step === step && b.method === method).sort((a, b) => a.round - b.round);
-    const sqlBlocks = (step) => run.blocks.filter((b) => b.server === 'postgresql' && b.step === step).sort((a, b) => a.round - b.round);
+    // the counted blocks (rounds 1 to ROUNDS); the warm-up round's apart (round 0, warmup true)
+    const blocks = (step, method) => run.blocks.filter((b) => b.server === server && b.step === step && b.method === method && !b.warmup).sort((a, b) => a.round - b.round);
+    const sqlBlocks = (step) => run.blocks.filter((b) => b.server === 'postgresql' && b.step === step && !b.warmup).sort((a, b) => a.round - b.round);
+    const warmUps = (step) => run.blocks.filter((b) => (b.server === server || b.server === 'postgresql') && b.step === step && b.warmup).sort((a, b) => a.position - b.position);
     /** A block's span on the Date clock, from its (first shell's) start to its (last shell's) applied instant, or its end on the SQL side. */
     const spanOf = (b) => {
       if (b.server === 'postgresql') return [b.startedAt, b.endedAt];
@@ -97,10 +99,24 @@ for (const server of scenario.kinds) {
       for (const step of ['test3', 'test3-parallel']) assert.deepEqual(run.blocks.filter((b) => b.step === step), [], `${step} compares nothing: one loop, no blocks`);
     });
 
+    it('warms up first: a block of save, of insert and of the SQL baseline in round 1\'s order, round 0, round 1\'s share, in no sum', () => {
+      const orders = roundOrders(['save', 'insert', 'sql'], ROUNDS, run.run.params.seed);
+      for (const step of ['test1', 'test2']) {
+        const warm = warmUps(step);
+        assert.deepEqual(warm.map((b) => [b.round, b.method]), orders[0].map((method) => [0, method]), `${step}: round 1's order`);
+        const [first] = roundShares(ITERATIONS[step], ROUNDS);
+        for (const b of warm) {
+          assert.equal(b.iterations, first[1] - first[0], `${step} ${b.method}: round 1's share`);
+          assert.equal(b.inserted, b.iterations, `${step} ${b.method}`);
+        }
+      }
+      assert.equal(run.run.params.warmupBlocks, true);
+    });
+
     it('interleaves the SQL baseline\'s blocks with the server\'s while both run: each block in its place in time, none overlapping another', () => {
       for (const step of ['test1', 'test2']) {
-        const all = [...METHODS.flatMap((method) => blocks(step, method)), ...sqlBlocks(step)].sort((a, b) => a.round - b.round || a.position - b.position);
-        assert.equal(all.length, 3 * ROUNDS);
+        const all = [...warmUps(step), ...METHODS.flatMap((method) => blocks(step, method)), ...sqlBlocks(step)].sort((a, b) => a.round - b.round || a.position - b.position);
+        assert.equal(all.length, 3 * (ROUNDS + 1));
         const spans = all.map(spanOf);
         spans.forEach(([start, end], i) => {
           assert.ok(Number.isInteger(start) && end >= start, `${step} ${all[i].method} round ${all[i].round}: ${start}-${end}`);
@@ -334,7 +350,7 @@ describe('log-inserts: a SQL block that fails does not hold the shells', functio
     for (const step of ['test1', 'test2']) {
       assert.ok(run.records.some((r) => r.type === 'step' && r.step === step), `${step} finished`);
       for (const method of METHODS) {
-        const own = run.blocks.filter((b) => b.server === KIND && b.step === step && b.method === method);
+        const own = run.blocks.filter((b) => b.server === KIND && b.step === step && b.method === method && !b.warmup);
         assert.ok(own.length > 0 && own.every((b) => b.rounds === own.length), `${step} ${method}: a block for each of its rounds`);
         assert.equal(run.measurements.filter((m) => m.server === KIND && m.step === step && m.method === method).length, 1);
       }
@@ -346,18 +362,19 @@ describe('log-inserts: a SQL block that fails does not hold the shells', functio
     const sqlFailures = run.failures.filter((f) => f.server === 'postgresql');
     assert.deepEqual(sqlFailures.map((f) => f.step), ['test1', 'test2']);
     for (const f of sqlFailures) {
-      assert.equal(f.round, 1, 'the first block failed');
+      assert.equal(f.round, 0, 'the first block, the warm-up\'s, failed');
       assert.deepEqual(f.forServers, [KIND]);
-      assert.match(f.error, /^round 1: /);
+      assert.match(f.error, /^round 0: /);
     }
     assert.equal(failures, 2, 'the run counts them');
-    assert.ok(said.some((l) => /^FAILED postgresql · log-inserts · test1: round 1: /.test(l)), said.join('\n'));
+    assert.ok(said.some((l) => /^FAILED postgresql · log-inserts · test1: round 0: /.test(l)), said.join('\n'));
     assert.deepEqual(run.blocks.filter((b) => b.server === 'postgresql'), []);
     assert.deepEqual(run.measurements.filter((m) => m.server === 'postgresql'), []);
   });
 
   it('answered every turn of the last step, each marked failed with why, so no shell waited for ever', () => {
-    assert.equal(turns.length, run.blocks.find((b) => b.server === KIND && b.step === 'test2').rounds, JSON.stringify(turns));
+    const rounds = run.blocks.find((b) => b.server === KIND && b.step === 'test2').rounds;
+    assert.equal(turns.length, rounds + 1, JSON.stringify(turns)); // the warm-up round's turn too
     for (const t of turns) {
       assert.equal(t.ok, false);
       assert.match(t.error, /./);

@@ -23,7 +23,9 @@ for (const server of scenario.kinds) {
     let ROUNDS;
     let SMOKE;
     const of = (kind, schema) => run.measurements.filter((m) => m.kind === kind && (!schema || m.schema === schema));
-    const blocksOf = (r, schema) => r.blocks.filter((b) => b.step === 'update' && b.server === server && (!schema || b.schema === schema));
+    // the counted blocks (rounds 1 to ROUNDS); the warm-up round's apart (round 0, warmup true)
+    const blocksOf = (r, schema) => r.blocks.filter((b) => b.step === 'update' && b.server === server && !b.warmup && (!schema || b.schema === schema));
+    const warmUpOf = (r) => r.blocks.filter((b) => b.step === 'update' && b.server === server && b.warmup);
 
     const state = smokeRunOn(scenario, server);
     before(() => {
@@ -76,6 +78,19 @@ for (const server of scenario.kinds) {
       }
     });
 
+    it('warms up first: a block of each schema in round 1\'s order, round 0, round 1\'s share of updates of their own, in no sum', () => {
+      const warm = warmUpOf(run);
+      assert.deepEqual(warm.map((b) => b.round), [0, 0]);
+      const first = blocksOf(run).filter((b) => b.round === 1);
+      assert.deepEqual(warm.map((b) => b.schema), first.sort((a, b) => a.position - b.position).map((b) => b.schema), 'in round 1\'s order');
+      assert.deepEqual(warm.map((b) => b.position), [1, 2]);
+      const [update] = of('update', SCHEMAS[0]);
+      assert.ok(warm.every((b) => b.updates === first[0].updates && b.updates === update.warmupUpdates), `${JSON.stringify(warm.map((b) => b.updates))} against round 1's ${first[0].updates}`);
+      // printed before round 1's: the warm-up ran first
+      const all = run.blocks.filter((b) => b.step === 'update' && b.server === server);
+      assert.deepEqual(all.slice(0, 2), warm);
+    });
+
     it('gives each schema\'s line, the article\'s, the sums of its blocks\' times', () => {
       const sum = (list, field) => list.reduce((n, b) => n + b[field], 0);
       for (const schema of SCHEMAS) {
@@ -100,7 +115,7 @@ for (const server of scenario.kinds) {
 
     // the mongosh run is made on the scenario's parity kind only (test/helpers/scenario-suite.js)
     if (server === parityKindOf(scenario)) it('draws the same rounds in mongosh (same seed): every block\'s round, position, schema and share', () => {
-      const identity = (r) => blocksOf(r).map(withoutTimings);
+      const identity = (r) => [...warmUpOf(r), ...blocksOf(r)].map(withoutTimings);
       assert.ok(identity(run).length > 0);
       assert.deepEqual(identity(state.mongoshRun), identity(run));
     });
@@ -122,7 +137,8 @@ for (const server of scenario.kinds) {
       for (const schema of SCHEMAS) {
         const [update] = of('update', schema);
         assert.equal(update.eventsBefore, 0, `${schema}: counters start at 0`);
-        assert.equal(update.eventsAfter, update.eventsBefore + 5 * SMOKE.UPDATES, `${schema}: sum of stats.events`);
+        // the warm-up's updates are applied too, before round 1's
+        assert.equal(update.eventsAfter, update.eventsBefore + 5 * (SMOKE.UPDATES + update.warmupUpdates), `${schema}: sum of stats.events`);
         assert.ok(update.eventsOk);
         assert.ok(update.verification.countersChecked, `${schema}: counters compared one by one`);
         assert.equal(update.verification.problems.counters, 0);

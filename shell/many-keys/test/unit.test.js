@@ -151,6 +151,24 @@ describe('many-keys: the update test cut into paired rounds', () => {
     assert.equal(opening.size, 2, 'seeds draw either schema first');
   });
 
+  it('with a warm-up, runs round 0 first in round 1\'s order, each schema sending round 1\'s share from the updates past the article\'s', () => {
+    const withWarmUp = plain(f.updateBlocks(SCHEMAS, 100, 8, 42, true));
+    const without = plain(f.updateBlocks(SCHEMAS, 100, 8, 42));
+    assert.deepEqual(withWarmUp.slice(2), without.map((b) => ({ ...b, warmup: false })), 'the rounds are the same as without it');
+    const warm = withWarmUp.slice(0, 2);
+    assert.deepEqual(warm.map((b) => [b.round, b.warmup, b.from, b.to]), [[0, true, 100, 113], [0, true, 100, 113]]);
+    assert.deepEqual(warm.map((b) => b.schema), without.slice(0, 2).map((b) => b.schema), 'in round 1\'s order');
+    // both schemas get the same warm-up updates: their state at each round stays equal
+    const DOCS = 7;
+    const state = { original: new Array(DOCS).fill(0), bucket: new Array(DOCS).fill(0) };
+    const before = {};
+    for (const b of plain(f.updateBlocks(SCHEMAS, 45, 8, 3, true))) {
+      before[`${b.round}:${b.schema}`] = state[b.schema].slice();
+      for (let i = b.from; i < b.to; i++) state[b.schema][i % DOCS] += 1;
+    }
+    for (let round = 1; round <= 8; round++) assert.deepEqual(before[`${round}:original`], before[`${round}:bucket`], `round ${round}`);
+  });
+
   it('with fewer updates than rounds, runs one round per update and no empty block', () => {
     const blocks = plain(f.updateBlocks(SCHEMAS, 5, 8, 1));
     assert.equal(blocks.length, 10);

@@ -32,6 +32,7 @@ for (const server of scenario.kinds) {
     let reads;
     let loadBlocks;
     let readBlocks;
+    let warmUps;
 
     const state = smokeRunOn(scenario, server);
     before(() => {
@@ -41,8 +42,10 @@ for (const server of scenario.kinds) {
       QUERIES = { byTicker: SMOKE.TICKER_QUERIES, timeRange: SMOKE.INTERVALS * SMOKE.INTERVAL_REPEATS, day: SMOKE.DAY_QUERIES };
       load = run.measurements.filter((m) => m.step === 'load');
       reads = run.measurements.filter((m) => m.step === 'read');
-      loadBlocks = run.blocks.filter((b) => b.step === 'load');
-      readBlocks = run.blocks.filter((b) => b.step === 'read');
+      // the counted blocks (rounds 1 to ROUNDS); the warm-up round's apart (round 0, warmup true)
+      loadBlocks = run.blocks.filter((b) => b.step === 'load' && !b.warmup);
+      readBlocks = run.blocks.filter((b) => b.step === 'read' && !b.warmup);
+      warmUps = run.blocks.filter((b) => b.warmup);
     });
 
 
@@ -94,6 +97,18 @@ for (const server of scenario.kinds) {
         assert.ok(loadBlocks.every((b) => b.durableMs === undefined), 'FerretDB has no fsync');
       }
       for (let i = 1; i < loadBlocks.length; i++) assert.ok(loadBlocks[i].startedAt >= loadBlocks[i - 1].endedAt, 'one block after the other');
+    });
+
+    it('warms up first: a load block into a collection of its own, and a read block of each run in round 1\'s order, round 0, in no sum', () => {
+      const [load0, ...reads0] = warmUps;
+      assert.deepEqual([load0.step, load0.round, load0.collection], ['load', 0, 'candles_warmup']);
+      assert.equal(load0.minutes, loadBlocks[0].minutes, 'round 1\'s share of minutes');
+      const first = readBlocks.filter((b) => b.round === 1).sort((a, b) => a.position - b.position);
+      assert.deepEqual(reads0.map((b) => [b.step, b.round, b.run, b.queries]), first.map((b) => ['read', 0, b.run, b.queries]), 'round 1\'s order and queries');
+      // the day's collection holds the day alone: the warm-up's candles went into their own, since dropped
+      const [m] = load;
+      assert.equal(m.inserted, m.tickers * m.minutes);
+      assert.equal(m.count, m.inserted);
     });
 
     it('reads by ticker in ROUNDS rounds, each an own-memory and a little-memory block of the same queries, in the seed\'s mirrored order', () => {

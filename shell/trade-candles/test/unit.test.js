@@ -150,12 +150,12 @@ const plain = (x) => JSON.parse(JSON.stringify(x));
  * a server's n-th block line of a round). Returns the blocks in the order they ran, or throws
  * where neither can go on (a wait that would never be answered).
  */
-function playPair(variants, rounds, seed, names = ['mongod:none', 'mongod:zstd']) {
+function playPair(variants, rounds, seed, { names = ['mongod:none', 'mongod:zstd'], warmup = false } = {}) {
   const sides = names.map((name, i) => {
     const ctx = pairing(names[1 - i], name);
-    const orders = plain(ctx.serverRounds(variants, rounds, seed));
-    const mine = orders.flatMap((order, r) => order.map((b, p) => ({ ...b, round: r + 1, index: p })).filter((b) => b.server === name));
-    return { name, ctx, orders, mine, next: 0, counts: {} };
+    const runs = plain(ctx.roundsToRun(ctx.serverRounds(variants, rounds, seed), warmup));
+    const mine = runs.flatMap((run, at) => run.order.map((b, p) => ({ ...b, round: run.round, at, index: p })).filter((b) => b.server === name));
+    return { name, ctx, runs, mine, next: 0, counts: {} };
   });
   const marks = new Set();
   const ran = [];
@@ -163,7 +163,7 @@ function playPair(variants, rounds, seed, names = ['mongod:none', 'mongod:zstd']
     const ready = sides.find((side) => {
       const b = side.mine[side.next];
       if (!b) return false;
-      const wait = side.ctx.partnerBlockBefore(side.orders, b.round, b.index);
+      const wait = side.ctx.partnerBlockBefore(side.runs, b.at, b.index);
       return !wait || marks.has(`${wait.round}:${wait.variant}`);
     });
     if (!ready) break;
@@ -174,7 +174,7 @@ function playPair(variants, rounds, seed, names = ['mongod:none', 'mongod:zstd']
   }
   const left = sides.filter((side) => side.next < side.mine.length);
   if (left.length) throw new Error(`stuck: ${left.map((side) => `${side.name} at block ${side.next + 1}`).join(', ')}`);
-  return { ran, orders: sides[0].orders };
+  return { ran, runs: sides[0].runs };
 }
 
 describe('trade-candles in paired rounds', () => {
@@ -188,7 +188,7 @@ describe('trade-candles in paired rounds', () => {
     assert.equal(orders.length, 8);
     for (const order of orders) assert.deepEqual(order.map((b) => b.variant).sort(), ['little-memory', 'own-memory']);
     for (let r = 1; r < 8; r += 2) assert.deepEqual(orders[r], orders[r - 1].slice().reverse());
-    ctx.awaitPartner(orders, 3, 1);
+    ctx.awaitPartner(ctx.roundsToRun(orders, true), 3, 1);
     ctx.meetPartner(0);
     assert.deepEqual(plain(ctx.calls), []);
   });
@@ -210,21 +210,32 @@ describe('trade-candles in paired rounds', () => {
     }
   });
 
-  for (const [variants, seed] of [[['load'], 3], [['own-memory', 'little-memory'], 11], [['own-memory', 'little-memory'], 2014], [['own-memory'], 5]]) {
-    it(`two servers' blocks run one at a time, in the drawn order, and neither waits for ever (${variants.join(', ')}, seed ${seed})`, () => {
-      const { ran, orders } = playPair(variants, 8, seed);
-      const drawn = orders.flatMap((order, r) => order.map((b) => ({ server: b.server, variant: b.variant, round: r + 1 })));
+  for (const [variants, seed, warmup] of [[['load'], 3, false], [['load'], 3, true], [['own-memory', 'little-memory'], 11, false], [['own-memory', 'little-memory'], 2014, true], [['own-memory'], 5, true]]) {
+    it(`two servers' blocks run one at a time, in the drawn order, and neither waits for ever (${variants.join(', ')}, seed ${seed}${warmup ? ', a warm-up round first' : ''})`, () => {
+      const { ran, runs } = playPair(variants, 8, seed, { warmup });
+      const drawn = runs.flatMap((run) => run.order.map((b) => ({ server: b.server, variant: b.variant, round: run.round })));
       assert.deepEqual(ran, drawn);
+      assert.equal(ran[0].round, warmup ? 0 : 1);
     });
   }
 
-  it('waits for the partner\'s last block before this one: in its round, else the round before; announced; a meeting by name', () => {
+  it('with a warm-up, runs round 0 first in round 1\'s order, then the rounds as drawn', () => {
+    const ctx = pairing('mongod:zstd', 'mongod:none');
+    const orders = plain(ctx.serverRounds(['own-memory', 'little-memory'], 8, 7));
+    const runs = plain(ctx.roundsToRun(orders, true));
+    assert.deepEqual(runs.map((r) => [r.round, r.warmup]), [[0, true], ...orders.map((_, i) => [i + 1, false])]);
+    assert.deepEqual(runs[0].order, orders[0]);
+    assert.deepEqual(plain(ctx.roundsToRun(orders, false)).map((r) => r.round), [1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('waits for the partner\'s last block before this one: in its round, else the round before (the warm-up\'s too); announced; a meeting by name', () => {
     const ctx = pairing('b', 'a');
-    const orders = [[{ server: 'a' }, { server: 'b' }, { server: 'b' }, { server: 'a' }], [{ server: 'a' }, { server: 'b' }]];
-    assert.equal(ctx.partnerBlockBefore(orders, 1, 0), null, 'the first block of the first round waits for nothing (the meeting before it does)');
-    assert.deepEqual(plain(ctx.partnerBlockBefore(orders, 1, 3)), { round: 1, variant: 'b#2' });
-    assert.deepEqual(plain(ctx.partnerBlockBefore(orders, 2, 0)), { round: 1, variant: 'b#2' });
-    ctx.awaitPartner(orders, 1, 3);
+    const runs = [{ round: 0, order: [{ server: 'b' }, { server: 'a' }] }, { round: 1, order: [{ server: 'a' }, { server: 'b' }, { server: 'b' }, { server: 'a' }] }, { round: 2, order: [{ server: 'a' }, { server: 'b' }] }];
+    assert.equal(ctx.partnerBlockBefore(runs.slice(1), 0, 0), null, 'the first block of the first round waits for nothing (the meeting before it does)');
+    assert.deepEqual(plain(ctx.partnerBlockBefore(runs, 1, 0)), { round: 0, variant: 'b#1' }, 'round 1\'s first waits for the warm-up\'s last');
+    assert.deepEqual(plain(ctx.partnerBlockBefore(runs, 1, 3)), { round: 1, variant: 'b#2' });
+    assert.deepEqual(plain(ctx.partnerBlockBefore(runs, 2, 0)), { round: 1, variant: 'b#2' });
+    ctx.awaitPartner(runs, 1, 3);
     ctx.meetPartner(9);
     assert.deepEqual(plain(ctx.calls), [{ round: 1, variant: 'b#2', announce: true }, { round: 9, variant: 'b#meet', announce: true }]);
   });

@@ -1,0 +1,85 @@
+'use strict';
+// The contention a run records (orchestrator/run/contention.js) in a short real run: quiet, and
+// beside a process that keeps a core busy. Not a timed assertion: a measured share, bounded
+// loosely, and checked against what the busy process itself took (the machine may be shared).
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { invokeOrchestrate } = require('../helpers/cli');
+const { skipUnless } = require('../helpers/servers');
+const { newTag } = require('../helpers/processes');
+const { readRun } = require('../../orchestrator/results/reader');
+const { readMachine } = require('../../orchestrator/run/contention');
+const { treeCpuTicks } = require('../../orchestrator/process-table');
+
+const SERVER = 'ferretdb';
+
+/** many-keys at smoke size on SERVER (two steps, 18 blocks, about 10 s in all); its run read back. */
+async function smokeRun(out, tag) {
+  const { code, stderr } = await invokeOrchestrate(['many-keys', '--server', SERVER, '--size', 'smoke', '--seed', '7', '--no-calibrate', '--out', out], { env: tag });
+  assert.equal(code, 0, stderr);
+  return readRun(out);
+}
+
+const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+describe(`contention recorded during a run (many-keys, smoke size, ${SERVER})`, function () {
+  this.timeout(300000);
+  const tag = newTag();
+  const dirs = [];
+  let quiet;
+  let loaded;
+  let busyShare;
+
+  before(async function () {
+    skipUnless(this, SERVER);
+    if (!readMachine()) this.skip(); // not Linux: every contention is null ("not measured")
+    const dir = () => { const d = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-contention-')); dirs.push(d); return d; };
+    quiet = await smokeRun(dir(), tag);
+    // a core kept busy by a process outside the kit's tree for the whole of the second run
+    const busy = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      const [busyBefore, totalBefore] = [treeCpuTicks(busy.pid) ?? 0, readMachine().total];
+      loaded = await smokeRun(dir(), tag);
+      busyShare = ((treeCpuTicks(busy.pid) ?? 0) - busyBefore) / (readMachine().total - totalBefore);
+    } finally {
+      busy.kill('SIGKILL');
+    }
+  });
+
+  after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+
+  it('writes contention on every block, every step and the end, each share within 0..1', () => {
+    for (const run of [quiet, loaded]) {
+      const records = [...run.blocks, ...run.steps, run.end];
+      assert.ok(run.blocks.length >= 18, `${run.blocks.length} blocks`);
+      for (const r of records) {
+        const c = r.contention;
+        assert.ok(c && c.otherShare >= 0 && c.otherShare <= 1 && c.stealShare >= 0 && c.stealShare <= c.otherShare + 1e-9 && c.cpus >= 1 && c.sampledMs >= 99, `${r.type} ${r.step ?? ''} ${r.round ?? ''}: ${JSON.stringify(c)}`);
+      }
+      // the end covers the whole run, a step its script
+      assert.ok(Math.abs(run.end.contention.sampledMs - run.end.wallMs) <= 1000, `${run.end.contention.sampledMs} against ${run.end.wallMs}`);
+      for (const s of run.steps) assert.ok(Math.abs(s.contention.sampledMs - s.scriptMs) <= 300, `${s.step}: ${s.contention.sampledMs} against ${s.scriptMs}`);
+    }
+  });
+
+  it('sees the busy core: the loaded run\'s other share covers what the busy process took, and rises above the quiet run\'s', () => {
+    assert.ok(busyShare > 0.15, `the busy process had ${busyShare.toFixed(2)} of the machine`);
+    const shares = (run) => run.blocks.filter((b) => !b.warmup).map((b) => b.contention.otherShare);
+    const [q, l] = [median(shares(quiet)), median(shares(loaded))];
+    // a share of the machine: one core of two kept busy is about half of it, less what the kit took from it
+    assert.ok(loaded.end.contention.otherShare >= 0.8 * busyShare - 0.05, `the run: ${JSON.stringify(loaded.end.contention)} beside a process that had ${busyShare.toFixed(2)}`);
+    assert.ok(l >= 0.15, `the loaded run's blocks: median other share ${l}`);
+    assert.ok(l >= q + 0.1, `blocks' median other share: loaded ${l}, quiet ${q}`);
+  });
+
+  it('keeps the quiet run low: well under one core of the machine taken by others', () => {
+    // loosely: the machine may be shared, but nothing of the kit's own is counted as other work
+    assert.ok(quiet.end.contention.otherShare < 0.45, JSON.stringify(quiet.end.contention));
+  });
+});
