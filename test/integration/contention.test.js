@@ -16,11 +16,31 @@ const { treeCpuTicks } = require('../../orchestrator/process-table');
 
 const SERVER = 'ferretdb';
 
-/** many-keys at smoke size on SERVER (two steps, 18 blocks, about 10 s in all); its run read back. */
+/**
+ * many-keys at smoke size on SERVER (two steps, 18 blocks, about 10 s in all); its run read back,
+ * with `othersSeen`: the share of the machine's CPU time others took while it ran, as this test
+ * measures it apart from the kit (the machine's busy time less the kit's process tree's, sampled
+ * from outside it every 200 ms). Other tests may run beside this one (mocha's workers), so the
+ * shares are held to what was measured, never to a quiet machine.
+ */
 async function smokeRun(out, tag) {
-  const { code, stderr } = await invokeOrchestrate(['many-keys', '--server', SERVER, '--size', 'smoke', '--seed', '7', '--no-calibrate', '--out', out], { env: tag });
+  let first = null;
+  let last = null;
+  let timer;
+  const sample = (pid) => {
+    const machine = readMachine();
+    const own = treeCpuTicks(pid);
+    if (machine && own !== null) { last = { machine, own }; first ??= last; }
+  };
+  const { code, stderr } = await invokeOrchestrate(['many-keys', '--server', SERVER, '--size', 'smoke', '--seed', '7', '--no-calibrate', '--out', out], {
+    env: tag,
+    onSpawn: (child) => { sample(child.pid); timer = setInterval(() => sample(child.pid), 200); child.on('exit', () => clearInterval(timer)); },
+  });
+  clearInterval(timer);
   assert.equal(code, 0, stderr);
-  return readRun(out);
+  const total = last.machine.total - first.machine.total;
+  const busy = total - (last.machine.idle - first.machine.idle);
+  return { ...readRun(out), othersSeen: Math.max(0, busy - (last.own - first.own)) / total };
 }
 
 const median = (values) => {
@@ -75,11 +95,16 @@ describe(`contention recorded during a run (many-keys, smoke size, ${SERVER})`, 
     // a share of the machine: one core of two kept busy is about half of it, less what the kit took from it
     assert.ok(loaded.end.contention.otherShare >= 0.8 * busyShare - 0.05, `the run: ${JSON.stringify(loaded.end.contention)} beside a process that had ${busyShare.toFixed(2)}`);
     assert.ok(l >= 0.15, `the loaded run's blocks: median other share ${l}`);
-    assert.ok(l >= q + 0.1, `blocks' median other share: loaded ${l}, quiet ${q}`);
+    // beside others' work that comes and goes (mocha's other worker), the busy core is the difference
+    // the two runs must show, less what the others took in the quiet run beyond the loaded one
+    assert.ok(l >= q + 0.1 - Math.max(0, quiet.othersSeen - (loaded.othersSeen - busyShare)), `blocks' median other share: loaded ${l}, quiet ${q}`);
   });
 
-  it('keeps the quiet run low: well under one core of the machine taken by others', () => {
-    // loosely: the machine may be shared, but nothing of the kit's own is counted as other work
-    assert.ok(quiet.end.contention.otherShare < 0.45, JSON.stringify(quiet.end.contention));
+  it('records what others took as measured apart from the kit, and nothing of the kit\'s own as theirs', () => {
+    // loosely: the test's samples and the kit's are taken at other instants over a span a little
+    // longer than the run's own (its start and its end)
+    for (const run of [quiet, loaded]) {
+      assert.ok(Math.abs(run.end.contention.otherShare - run.othersSeen) <= 0.12, `${JSON.stringify(run.end.contention)}, others seen apart: ${run.othersSeen.toFixed(3)}`);
+    }
   });
 });
