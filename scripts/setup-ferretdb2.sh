@@ -22,16 +22,22 @@ SID_MIRROR=(${CLASSICS_SID_MIRROR:+"$CLASSICS_SID_MIRROR"})
 # installed and the line says so (FerretDB's server record names the DocumentDB that ran)
 PINS=(postgresql-18-documentdb=1.0-0-1 postgresql-18=18.6-3)
 say() { printf 'setup: %s\n' "$*"; }
+. scripts/setup-cache.sh
 
 tools=$PWD/.tools
 root=$tools/documentdb/root
 bin=$tools/ferretdb2/bin/ferretdb
 log=$tools/documentdb/setup.log
+# FerretDB 2.7 from the Go module proxy into .tools/ferretdb2/bin
+build_ferretdb2() {
+  GOBIN=$tools/ferretdb2/bin go install "github.com/FerretDB/FerretDB/v2/cmd/ferretdb@$FERRETDB2_VERSION" >>"$log" 2>&1
+}
+ferretdb2_key=$(cache_key "ferretdb-$FERRETDB2_VERSION" "$FERRETDB2_VERSION" "$(declare -f build_ferretdb2)")
 # the version is read into a variable first: piping it into grep -q would end ferretdb with SIGPIPE.
-# FerretDB 2 not built and no Go to build it (scripts/setup.sh says so in its one line about Go):
-# exit 3 before a minute of debootstrap that could not be used
+# FerretDB 2 not built, not in the cache, and no Go to build it (scripts/setup.sh says so in its
+# one line about Go): exit 3 before a minute of debootstrap that could not be used
 built_version=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
-if [[ "$built_version" != *"version: $FERRETDB2_VERSION"* ]] && [ -n "${CLASSICS_SETUP_NO_GO:-}" ]; then exit 3; fi
+if [[ "$built_version" != *"version: $FERRETDB2_VERSION"* ]] && [ -n "${CLASSICS_SETUP_NO_GO:-}" ] && ! [ -f "$(cache_base)/$ferretdb2_key/.complete" ]; then exit 3; fi
 mkdir -p "$tools/documentdb" "$tools/ferretdb2/bin"
 # the log is of the last run that did something: one that finds everything present keeps it
 new_log() { [ -n "${log_new:-}" ] || { : > "$log"; log_new=1; }; }
@@ -44,10 +50,8 @@ documentdb_version() {
   chroot "$root" dpkg-query -W -f='${Version}' postgresql-18-documentdb 2>/dev/null || true
 }
 
-installed=$(documentdb_version)
-if [ -n "$installed" ] && [ -f "$root/.classics-ready" ]; then
-  say "DocumentDB $installed present in $root (Debian sid)"
-else
+# a Debian sid root file system with DocumentDB, made into $root (the folder is replaced whole)
+build_documentdb_root() {
   new_log
   command -v debootstrap >/dev/null || {
     say "installing debootstrap (Debian package)"
@@ -82,16 +86,40 @@ else
   mv "$partial" "$root"
   installed=$(documentdb_version)
   echo "$installed" > "$root/.classics-ready"
+}
+root_key=$(cache_key documentdb-root "${PINS[*]}" "${SID_MIRROR[*]:-}" "$(declare -f build_documentdb_root)")
+
+installed=$(documentdb_version)
+if [ -n "$installed" ] && [ -f "$root/.classics-ready" ]; then
+  say "DocumentDB $installed present in $root (Debian sid)"
+  # kept for the next clone where the cache has none (hard links: no second copy on this disk)
+  [ -f "$(cache_base)/$root_key/.complete" ] || cache_store "$root_key" "$root"
+elif cache_restore "$root_key" "$root" && [ -f "$root/.classics-ready" ] && [ -n "$(documentdb_version)" ]; then
+  installed=$(documentdb_version)
+  say "DocumentDB $installed in $root from the cache ($(cache_base)/$root_key, kept $(cache_when "$root_key")), not installed again"
+else
+  rm -rf --one-file-system "$root"
+  build_documentdb_root
+  cache_store "$root_key" "$root"
   say "installed DocumentDB $installed on PostgreSQL $(chroot "$root" dpkg-query -W -f='${Version}' postgresql-18) in $root ($(du -sh "$root" | cut -f1))"
 fi
 
-if [[ "$built_version" == *"version: $FERRETDB2_VERSION"* ]]; then
+cached_version=
+if [[ "$built_version" != *"version: $FERRETDB2_VERSION"* ]] && cache_restore "$ferretdb2_key" "$bin"; then
+  cached_version=$("$bin" --version 2>/dev/null || true)
+  [[ "$cached_version" == *"version: $FERRETDB2_VERSION"* ]] || { rm -f "$bin"; cached_version=; }
+fi
+if [ -n "$cached_version" ]; then
+  say "FerretDB $FERRETDB2_VERSION from the cache ($(cache_base)/$ferretdb2_key, kept $(cache_when "$ferretdb2_key")), not built again"
+elif [[ "$built_version" == *"version: $FERRETDB2_VERSION"* ]]; then
   say "FerretDB $FERRETDB2_VERSION present at $bin"
+  [ -f "$(cache_base)/$ferretdb2_key/.complete" ] || cache_store "$ferretdb2_key" "$bin"
 else
   new_log
   command -v go >/dev/null || { say "Go is needed to build FerretDB $FERRETDB2_VERSION and was not found on PATH"; exit 1; }
   say "building FerretDB $FERRETDB2_VERSION (about a minute)"
-  GOBIN=$tools/ferretdb2/bin go install "github.com/FerretDB/FerretDB/v2/cmd/ferretdb@$FERRETDB2_VERSION" >>"$log" 2>&1
+  build_ferretdb2
   built_version=$("$bin" --version)
+  cache_store "$ferretdb2_key" "$bin"
   say "built FerretDB ${built_version%%$'\n'*}"
 fi

@@ -37,6 +37,7 @@ cd "$(dirname "$0")/.."
 FERRETDB_VERSION=v1.24.0
 say() { printf 'setup: %s\n' "$*"; }
 has() { command -v "$1" >/dev/null 2>&1; }
+. scripts/setup-cache.sh
 
 case "${CLASSICS_SETUP_PLATFORM:-$(uname -s)}" in
   [Dd]arwin) platform=darwin ;;
@@ -189,15 +190,9 @@ fi
 # ---- optional: the FerretDB kinds (Go), ferretdb2 (root, Linux)
 no_go=()
 bin=${CLASSICS_FERRETDB_BIN:-$PWD/.tools/ferretdb/bin/ferretdb}
-# the version is read into a variable first: piping it into grep -q or head would end ferretdb
-# with SIGPIPE, which pipefail turns into a failure
-built_version=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
-if [[ "$built_version" == *"version: $FERRETDB_VERSION"* ]]; then
-  say "FerretDB $FERRETDB_VERSION present at $bin"
-elif ! go_ok; then
-  no_go+=(ferretdb ferretdb-pg)
-else
-  say "building FerretDB $FERRETDB_VERSION (about 2 minutes)"
+# FerretDB v1.24.0 built the long way into $1 (`go install ...@v1.24.0` is refused for that module)
+build_ferretdb1() {
+  local bin=$1 src
   src=$(mktemp -d)
   trap 'rm -rf "$src"' EXIT
   mkdir -p "$(dirname "$bin")"
@@ -213,7 +208,29 @@ else
     go build -mod=vendor -o "$bin.tmp" github.com/FerretDB/FerretDB/cmd/ferretdb
   )
   mv "$bin.tmp" "$bin"
+}
+ferretdb1_key=$(cache_key "ferretdb-$FERRETDB_VERSION" "$FERRETDB_VERSION" "$(declare -f build_ferretdb1)")
+# the version is read into a variable first: piping it into grep -q or head would end ferretdb
+# with SIGPIPE, which pipefail turns into a failure
+built_version=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
+cached_version=
+if [[ "$built_version" != *"version: $FERRETDB_VERSION"* ]] && cache_restore "$ferretdb1_key" "$bin"; then
+  cached_version=$("$bin" --version 2>/dev/null || true)
+  [[ "$cached_version" == *"version: $FERRETDB_VERSION"* ]] || { rm -f "$bin"; cached_version=; }
+fi
+if [ -n "$cached_version" ]; then
+  say "FerretDB $FERRETDB_VERSION from the cache ($(cache_base)/$ferretdb1_key, kept $(cache_when "$ferretdb1_key")), not built again"
+elif [[ "$built_version" == *"version: $FERRETDB_VERSION"* ]]; then
+  say "FerretDB $FERRETDB_VERSION present at $bin"
+  # kept for the next clone where the cache has none
+  [ -f "$(cache_base)/$ferretdb1_key/.complete" ] || cache_store "$ferretdb1_key" "$bin"
+elif ! go_ok; then
+  no_go+=(ferretdb ferretdb-pg)
+else
+  say "building FerretDB $FERRETDB_VERSION (about 2 minutes)"
+  build_ferretdb1 "$bin"
   built_version=$("$bin" --version)
+  cache_store "$ferretdb1_key" "$bin"
   say "built FerretDB ${built_version%%$'\n'*}"
 fi
 if [ "$platform" != linux ]; then

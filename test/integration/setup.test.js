@@ -77,10 +77,11 @@ describe('npm run setup (scripts/setup.sh) where users are', function () {
   }
   const DEBIAN_13 = 'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nNAME="Debian GNU/Linux"\nVERSION_ID="13"\nVERSION_CODENAME=trixie\nID=debian\n';
 
+  /** setup.sh as a user runs it; with no cache of built things (CLASSICS_SETUP_CACHE empty) unless env gives one. */
   function setup({ env = {}, path: searchPath = process.env.PATH, before = [] } = {}) {
     const result = spawnSync('bash', ['scripts/setup.sh'], {
       cwd: ROOT, encoding: 'utf8',
-      env: { ...process.env, ...env, PATH: [...before, stubs, searchPath].join(':') },
+      env: { ...process.env, CLASSICS_SETUP_CACHE: '', ...env, PATH: [...before, stubs, searchPath].join(':') },
     });
     const lines = result.stdout.split('\n').filter(Boolean);
     const called = fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').split('\n').filter(Boolean) : [];
@@ -98,6 +99,42 @@ describe('npm run setup (scripts/setup.sh) where users are', function () {
     assert.ok(!out.lines.some((l) => /building FerretDB/.test(l)), out.text);
     assert.ok(!fs.existsSync(missing), 'nothing was built');
     assert.strictEqual(out.lines.at(-1), 'setup: done');
+  });
+
+  it('keeps what it built in a cache outside the clone, and a fresh clone without Go reuses it, checked, saying so in one line', function () {
+    const config = resolveConfig();
+    const cache = path.join(dir, 'cache');
+    // a clone where FerretDB is built: setup keeps it in the cache (as it keeps a fresh build)
+    const built = path.join(dir, 'built', 'ferretdb');
+    fs.mkdirSync(path.dirname(built), { recursive: true });
+    fs.copyFileSync(config.ferretdbBin, built);
+    fs.chmodSync(built, 0o755);
+    const macOS = { CLASSICS_SETUP_PLATFORM: 'darwin', CLASSICS_SETUP_CACHE: cache, CLASSICS_CHROMIUM: path.join(dir, 'no-chromium') };
+    const first = setup({ path: pathWithout('go'), before: [loaderWith([])], env: { ...macOS, CLASSICS_FERRETDB_BIN: built } });
+    assert.strictEqual(first.code, 0, first.text);
+    assert.ok(first.lines.includes(`setup: FerretDB v1.24.0 present at ${built}`), first.text);
+    const [key] = fs.readdirSync(cache).filter((k) => /^ferretdb-v1\.24\.0-[0-9a-f]{12}$/.test(k));
+    assert.ok(key, `the cache holds it under its key: ${fs.readdirSync(cache)}`);
+
+    // a fresh clone, no Go to build with: the cached one, checked by its --version, says so once
+    const fresh = path.join(dir, 'fresh', 'ferretdb');
+    const second = setup({ path: pathWithout('go'), before: [loaderWith([])], env: { ...macOS, CLASSICS_FERRETDB_BIN: fresh } });
+    assert.strictEqual(second.code, 0, second.text);
+    const said = second.lines.filter((l) => /FerretDB v1\.24\.0/.test(l));
+    assert.strictEqual(said.length, 1, second.text);
+    assert.match(said[0], new RegExp(`^setup: FerretDB v1\\.24\\.0 from the cache \\(${cache}/${key}, kept \\d{4}-\\d\\d-\\d\\dT[\\d:]+Z\\), not built again$`));
+    assert.match(spawnSync(fresh, ['--version'], { encoding: 'utf8' }).stdout, /version: v1\.24\.0/);
+    assert.ok(!second.lines.some((l) => /skipped the FerretDB kinds/.test(l)), second.text);
+
+    // a kept copy that fails the check (here: not a FerretDB at all) is not used
+    const kept = path.join(cache, key, 'item');
+    fs.rmSync(kept);
+    fs.writeFileSync(kept, '#!/bin/sh\necho not a FerretDB\n', { mode: 0o755 });
+    const third = setup({ path: pathWithout('go'), before: [loaderWith([])], env: { ...macOS, CLASSICS_FERRETDB_BIN: path.join(dir, 'third', 'ferretdb') } });
+    assert.strictEqual(third.code, 0, third.text);
+    assert.ok(!third.lines.some((l) => /from the cache/.test(l)), third.text);
+    assert.ok(third.lines.some((l) => /^setup: skipped the FerretDB kinds/.test(l)), third.text);
+    assert.ok(!fs.existsSync(path.join(dir, 'third', 'ferretdb')), 'nothing that failed the check is left where FerretDB goes');
   });
 
   it('on Debian 13 as a user names libcurl4t64 in its one root line, never asks dpkg for libcurl4, and completes once the loader finds the libraries', function () {
