@@ -63,6 +63,10 @@ const VARIABLES = [
     doc: 'PostgreSQL\'s binaries', shown: 'newest `/usr/lib/postgresql/*/bin`, else `PATH`',
   },
   {
+    name: 'CLASSICS_PG_TEMPLATE_DIR', key: 'pgTemplateDir', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-pg-templates'),
+    doc: 'where the template PostgreSQL clusters are kept (initdb and, for `ferretdb2`, DocumentDB\'s extension made once, then copied for each fresh cluster); empty: every cluster made by initdb', shown: '`node_modules/.cache/mongo-classics-pg-templates`',
+  },
+  {
     name: 'CLASSICS_SHELL_DIR', key: 'shellDir', default: path.join(ROOT, 'shell'),
     doc: 'the folder of scenario folders (the tests point it at `test/fixtures/shell`)', shown: '`shell/`',
   },

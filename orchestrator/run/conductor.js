@@ -206,7 +206,7 @@ class Conductor {
     }
     let pg;
     try {
-      pg = await startPostgres({ binDir: config.postgresBinDir, logFile: path.join(this.logDir, `${name}-postgres.log`) });
+      pg = await startPostgres({ binDir: config.postgresBinDir, logFile: path.join(this.logDir, `${name}-postgres.log`), templateDir: config.pgTemplateDir });
       await pg.createDatabase(scenario.database);
     } catch (err) {
       if (pg) await pg.stop();

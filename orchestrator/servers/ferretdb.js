@@ -63,13 +63,8 @@ async function startFerretDB({ backend, config, logDir, name, keepDir = null }) 
   if (backend === 'postgresql') {
     postgres = await startPostgres({
       binDir: config.postgresBinDir, logFile: path.join(logDir, `${name}-postgres.log`), keepDir: keepDir && path.join(keepDir, 'postgres'),
+      templateDir: config.pgTemplateDir, prepare: { databases: ['ferretdb'] },
     });
-    try {
-      if (postgres.fresh) await postgres.createDatabase('ferretdb');
-    } catch (err) {
-      await postgres.stop();
-      throw new ServerStartError(`could not create the ferretdb database in PostgreSQL: ${err.message}`);
-    }
     args.push('--handler=postgresql', `--postgresql-url=${postgres.url('ferretdb')}`);
     backendDescription = `PostgreSQL ${postgres.version}`;
   } else {
@@ -113,13 +108,8 @@ async function startFerretDB2({ config, logDir, name, keepDir = null }) {
   const postgres = await startPostgres({
     logFile: path.join(logDir, `${name}-postgres.log`), keepDir: keepDir && path.join(keepDir, 'postgres'),
     root: config.documentdbRoot, settings: DOCUMENTDB_SETTINGS,
+    templateDir: config.pgTemplateDir, prepare: { sql: ['CREATE EXTENSION documentdb CASCADE'] },
   });
-  try {
-    if (postgres.fresh) await postgres.psql('postgres', 'CREATE EXTENSION documentdb CASCADE');
-  } catch (err) {
-    await postgres.stop();
-    throw new ServerStartError(`could not create the documentdb extension in PostgreSQL: ${(err.stderr || err.message).trim()}`);
-  }
   let documentdb = null;
   try {
     ({ stdout: documentdb } = await postgres.psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'documentdb'"));
@@ -138,4 +128,4 @@ async function startFerretDB2({ config, logDir, name, keepDir = null }) {
   return { uri, backend, description: `FerretDB ${version || '2'} on ${backend}`, started: true, stop, watched };
 }
 
-module.exports = { startFerretDB, startFerretDB2, ferretdb2Missing };
+module.exports = { startFerretDB, startFerretDB2, ferretdb2Missing, DOCUMENTDB_SETTINGS };
