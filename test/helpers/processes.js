@@ -25,4 +25,19 @@ function processesWithTag(tagEnv) {
   return found;
 }
 
-module.exports = { newTag, processesWithTag };
+/**
+ * The tagged processes still there once those that are ending have ended: a process the kit
+ * stops (its watchdog, SIGKILLed as it exits; a server's last child) leaves the process table a
+ * moment after, later on a loaded machine, so this waits, up to timeoutMs, for none to be left.
+ */
+async function leftAfter(tagEnv, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  let left = processesWithTag(tagEnv);
+  while (left.length && Date.now() < deadline) {
+    await new Promise((r) => { setTimeout(r, 100); });
+    left = processesWithTag(tagEnv);
+  }
+  return left;
+}
+
+module.exports = { newTag, processesWithTag, leftAfter };

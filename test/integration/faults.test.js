@@ -9,7 +9,7 @@ const { invokeOrchestrate } = require('../helpers/cli');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
-const { newTag, processesWithTag } = require('../helpers/processes');
+const { newTag, processesWithTag, leftAfter } = require('../helpers/processes');
 const { waitFor } = require('../helpers/wait');
 
 describe('a server killed in the middle of a run', function () {
@@ -60,9 +60,9 @@ describe('a server killed in the middle of a run', function () {
     assert.deepEqual(passesOn('ferretdb-pg'), [0, 1, 2, 3]);
   });
 
-  it('shows the failure in the summary and leaves nothing running', () => {
+  it('shows the failure in the summary and leaves nothing running', async () => {
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), new RegExp(`## Failures\\n\\n- ferretdb · ${fixture.name} · pass · pass 2: ferretdb died`));
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
   });
 });
 
@@ -85,7 +85,7 @@ describe('ferretdb2 whose FerretDB fails to start after its PostgreSQL did', fun
 
   after(() => { for (const dir of [out, box]) if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
 
-  it('records the failed start in one line, exits 1, and leaves no process and no folder behind', () => {
+  it('records the failed start in one line, exits 1, and leaves no process and no folder behind', async () => {
     assert.equal(result.code, 1, result.stderr);
     assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack trace');
     const run = readRun(out);
@@ -93,7 +93,7 @@ describe('ferretdb2 whose FerretDB fails to start after its PostgreSQL did', fun
     assert.deepEqual([run.failures[0].server, run.failures[0].step], ['ferretdb2', 'start']);
     assert.match(run.failures[0].error, /^FerretDB did not answer on port \d+ \(.*\); see \S+ferretdb2-ferretdb\.log$/);
     assert.match(fs.readFileSync(path.join(out, 'logs', 'ferretdb2-postgres.log'), 'utf8'), /database system is ready to accept connections/, 'its PostgreSQL had started');
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
     assert.deepEqual(fs.readdirSync(box), []);
   });
 });
@@ -161,7 +161,7 @@ for (const { kind, during, victim, match } of KILLS) describe(`${victim} of ${ki
     assert.doesNotMatch(`${result.stdout}${result.stderr}`, /\.go:\d+|^\s+at /m, 'no raw server error and no stack on the screen');
   });
 
-  it('moves on to the next server within seconds, runs it, and exits 1', () => {
+  it('moves on to the next server within seconds, runs it, and exits 1', async () => {
     assert.ok(movedOnAt && movedOnAt - killedAt < 20000, `the next server started ${movedOnAt ? `${movedOnAt - killedAt} ms` : 'never'} after the kill`);
     assert.equal(result.code, 1, result.stderr);
     const run = readRun(out);
@@ -169,7 +169,7 @@ for (const { kind, during, victim, match } of KILLS) describe(`${victim} of ${ki
     assert.equal(run.end.status, 'failed');
     assert.deepEqual(run.failures.map((f) => [f.server, f.serverDied]), [[kind, `${victim} exited, signal 9`]]);
     assert.deepEqual(run.measurements.filter((m) => m.server === 'ferretdb' && m.collection === 'left').map((m) => m.pass), [0, 1, 2, 3, 4, 5, 6]);
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
   });
 });
 
@@ -225,7 +225,7 @@ describe('--out on a disk that fills', function () {
       const tag = newTag();
       const result = await invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', size === '24k' ? '20' : '3', '--out', out], { env: tag });
       checkOutcome(result, out, file);
-      assert.deepEqual(processesWithTag(tag), []);
+      assert.deepEqual(await leftAfter(tag), []);
     });
   }
 });
@@ -281,7 +281,7 @@ describe('a server that stops answering in the middle of a pass', function () {
     if (out) fs.rmSync(out, { recursive: true, force: true });
   });
 
-  it('stops the step at its deadline, records why, exits 1 and leaves nothing running', () => {
+  it('stops the step at its deadline, records why, exits 1 and leaves nothing running', async () => {
     assert.ok(frozen, 'found the FerretDB to freeze');
     assert.equal(result.code, 1, result.stderr);
     assert.ok(Date.now() - startedAt < 90000);
@@ -289,7 +289,7 @@ describe('a server that stops answering in the middle of a pass', function () {
     assert.equal(run.failures.length, 1, JSON.stringify(run.failures));
     assert.match(run.failures[0].error, /^test\/fixtures\/shell\/churn\/pass\.js on server 'ferretdb-pg' printed nothing for 3 s, its deadline: its shell was stopped$/);
     assert.equal(run.end.status, 'failed');
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
   });
 });
 
@@ -326,7 +326,7 @@ describe('another run of the kit on the machine', function () {
 
   after(() => { for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true }); });
 
-  it('records the other run at its start and beside every timed step it overlapped', () => {
+  it('records the other run at its start and beside every timed step it overlapped', async () => {
     assert.equal(second.code, 0, second.stderr);
     const run = readRun(secondOut);
     const firstRun = readRun(firstOut);
@@ -339,6 +339,6 @@ describe('another run of the kit on the machine', function () {
     }
     for (const m of run.measurements) assert.deepEqual(m.otherRuns.map((r) => r.runId), [firstRun.runId]);
     assert.match(fs.readFileSync(path.join(secondOut, 'summary.md'), 'utf8'), /Another run of the kit shared this machine/);
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
   });
 });

@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
-const { newTag, processesWithTag } = require('../helpers/processes');
+const { newTag, processesWithTag, leftAfter } = require('../helpers/processes');
 
 const unwritable = path.join(os.tmpdir(), `classics-not-a-dir-${process.pid}`);
 
@@ -52,7 +52,7 @@ describe('bad input', function () {
       assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
       assert.doesNotMatch(stdout + stderr, /s3cret/, 'no password');
       assert.ok(Date.now() - started < 15000, 'answers within 15 s');
-      assert.deepEqual(processesWithTag(tag), [], 'nothing left running');
+      assert.deepEqual(await leftAfter(tag), [], 'nothing left running');
     });
   }
 });

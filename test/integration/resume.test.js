@@ -95,7 +95,7 @@ describe('--resume on ferretdb2 after a SIGKILL', function () {
   let holder = null;
   let env;
   const { spawn } = require('node:child_process');
-  const { newTag, processesWithTag } = require('../helpers/processes');
+  const { newTag, processesWithTag, leftAfter } = require('../helpers/processes');
   const tag = newTag();
   const lockFile = () => path.join(out, 'servers', 'ferretdb2', 'postgres', 'data', 'postmaster.pid');
 
@@ -155,6 +155,6 @@ describe('--resume on ferretdb2 after a SIGKILL', function () {
     assert.deepEqual(firstResume.from.afterStep, { server: 'ferretdb2', scenario: fixture.name, step: 'pass', pass: 1 });
     assert.match(firstResume.from.ended, /^no end recorded/);
     assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), new RegExp(`\\*\\*Resumed\\*\\* after ferretdb2 · ${fixture.name} · pass · pass 1 \\(it had ended: no end recorded`));
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
   });
 });

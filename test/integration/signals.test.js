@@ -11,7 +11,7 @@ const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { waitFor } = require('../helpers/wait');
 const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
-const { newTag, processesWithTag } = require('../helpers/processes');
+const { newTag, processesWithTag, leftAfter } = require('../helpers/processes');
 
 /** The temporary folders the processes name (ferretdb2's PostgreSQL sees its own bound at /mnt). */
 const namedFolders = (processes) => processes.flatMap((p) => (/([^\s=]*\/classics-(?:pg|ferretdb2?)-\w+)/.exec(p.cmd) || []).slice(1));
@@ -51,10 +51,10 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) for (const signal of ['SIGINT',
       assert.equal(result.code, signal === 'SIGINT' ? 130 : 143, result.stderr);
     });
 
-    it('had started a FerretDB and a PostgreSQL, and none of them is left', () => {
+    it('had started a FerretDB and a PostgreSQL, and none of them is left', async () => {
       assert.ok(running.some((p) => /ferretdb/.test(p.cmd)), 'FerretDB was running');
       assert.ok(running.some((p) => /postgres/.test(p.cmd)), 'PostgreSQL was running');
-      assert.deepEqual(processesWithTag(tag), []);
+      assert.deepEqual(await leftAfter(tag), []);
     });
 
     it('keeps every measurement taken and marks the run interrupted', () => {
@@ -116,7 +116,7 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`two Ctrl-Cs in a row 
     assert.deepEqual(readRun(out).problems, []);
     // a PostgreSQL backend may take a moment to notice its postmaster was killed
     await waitFor(() => processesWithTag(tag).length === 0, 10000).catch(() => {});
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
     const folders = namedFolders(running);
     assert.ok(folders.length > 0, 'the processes named their folders');
     for (const dir of folders) assert.ok(!fs.existsSync(dir), `${dir} is gone`);
@@ -190,7 +190,7 @@ for (const alsoWatchdog of [false, true]) describe(`SIGKILL of the kit${alsoWatc
       : /was killed; its watchdog reaped what it left, \d+ process(es)? stopped, [1-9]\d* temporary folders? removed$/);
     assert.deepEqual(fs.readdirSync(tmp), [], 'no folder of the killed run is left');
     assert.deepEqual(fs.readdirSync(stateDir), [], 'nothing more to reap');
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
   });
 
   it('keeps every record written before the kill whole', () => {

@@ -4,7 +4,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { scenarioOf, parityKindOf, smokeRunOn, verdictsOf, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
-const { processesWithTag } = require('../../../test/helpers/processes');
+const { leftAfter } = require('../../../test/helpers/processes');
 
 // The smoke size: 100 comments per cell (TOTAL), 1, 10 and 100 per blog, in the fixture run's
 // paired rounds; the 100-per-blog cells (one blog) write one blog a round.
@@ -184,8 +184,8 @@ for (const server of scenario.kinds) {
       }
     });
 
-    it('leaves no process it started running', () => {
-      assert.deepEqual(processesWithTag(state.tag), []);
+    it('leaves no process it started running', async () => {
+      assert.deepEqual(await leftAfter(state.tag), []);
     });
   });
 }

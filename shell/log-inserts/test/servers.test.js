@@ -4,7 +4,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { scenarioOf, smokeRunOn, verdictsOf, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
-const { processesWithTag } = require('../../../test/helpers/processes');
+const { processesWithTag, leftAfter } = require('../../../test/helpers/processes');
 const { pairedRoundsOf } = require('../../../test/helpers/paired-rounds');
 
 // the article's test 3 wrote with insert only, after its fix; the kit reads it as one loop and as parallel
@@ -274,8 +274,8 @@ for (const server of scenario.kinds) {
       }
     });
 
-    it('leaves no process it started running', () => {
-      assert.deepEqual(processesWithTag(state.tag), []);
+    it('leaves no process it started running', async () => {
+      assert.deepEqual(await leftAfter(state.tag), []);
     });
   });
 }
@@ -418,11 +418,11 @@ describe('log-inserts interrupted while its SQL baseline runs beside the server'
 
   after(() => { if (out) fs.rmSync(out, { recursive: true, force: true }); });
 
-  it('exits 130, with a FerretDB and a PostgreSQL running when it was stopped and none of them left', () => {
+  it('exits 130, with a FerretDB and a PostgreSQL running when it was stopped and none of them left', async () => {
     assert.equal(result.code, 130, result.stderr);
     assert.ok(running.some((p) => /ferretdb/.test(p.cmd)), 'FerretDB was running');
     assert.ok(running.some((p) => /postgres/.test(p.cmd)), 'PostgreSQL was running');
-    assert.deepEqual(processesWithTag(tag), []);
+    assert.deepEqual(await leftAfter(tag), []);
   });
 
   it('keeps the blocks measured, marks the run interrupted and counts no failure', () => {

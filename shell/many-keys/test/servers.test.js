@@ -5,7 +5,7 @@ const path = require('node:path');
 const { scenarioOf, parityKindOf, smokeRunOn, verdictsOf, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
 const { withoutTimings } = require('../../../orchestrator/results/records');
-const { processesWithTag } = require('../../../test/helpers/processes');
+const { leftAfter } = require('../../../test/helpers/processes');
 
 const SCHEMAS = ['original', 'bucket'];
 const KEY_PROBLEMS = ['keysMissing', 'keysDuplicated', 'keysExtra', 'keysMisplaced'];
@@ -240,8 +240,8 @@ for (const server of scenario.kinds) {
       assert.deepEqual(SMOKE, { ...scenario.descriptor.sizes.smoke, passes: 1 });
     });
 
-    it('leaves no process it started running', () => {
-      assert.deepEqual(processesWithTag(state.tag), []);
+    it('leaves no process it started running', async () => {
+      assert.deepEqual(await leftAfter(state.tag), []);
     });
   });
 }

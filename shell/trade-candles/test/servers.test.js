@@ -4,7 +4,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { scenarioOf, smokeRunOn, ownRunOn, verdictsOf, assertDeclaredUntestable } = require('../../../test/helpers/scenario-suite');
 const { inspectPng } = require('../../../test/helpers/png');
-const { processesWithTag } = require('../../../test/helpers/processes');
+const { leftAfter } = require('../../../test/helpers/processes');
 const { assertTakingTurns } = require('../../../test/helpers/pairs');
 
 const { pairedRoundsOf } = require('../../../test/helpers/paired-rounds');
@@ -231,8 +231,8 @@ for (const server of scenario.kinds) {
       assert.equal(little.status, 'cannot be tested here');
     });
 
-    it('leaves no process it started running', () => {
-      assert.deepEqual(processesWithTag(state.tag), []);
+    it('leaves no process it started running', async () => {
+      assert.deepEqual(await leftAfter(state.tag), []);
     });
   });
 }
