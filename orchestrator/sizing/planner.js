@@ -522,11 +522,15 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
   const fits = f !== null;
   const sizes = raise || !fits ? raised(sizesAt(descriptor, f ?? 0, pinned)) : sizesAt(descriptor, f, pinned);
   const chosen = fits ? sizes : sizesAt(descriptor, 0, pinned);
-  // the budget a finding's smallest size would need, on the slowest server of the group
+  // the budget a finding's smallest size would need, on the slowest server of the group: that size
+  // as it is (a run at that budget may raise it further where it can afford to; the table then
+  // says which blocks it promises). Raised to SPAN_MARGIN first, it could jump to the article's
+  // largest value: a step's shortest side (embedded-comments' one blog of 100 comments a round)
+  // may not grow with the size at all, and it priced TOTAL=1,000 at 1 h 38 min where 93 s fit it.
   const budgetFor = (need) => {
     if (Object.keys(need).some((k) => k in pinned && pinned[k] < need[k])) return null;
     const fNeed = largestFraction((x) => !Object.entries(need).every(([k, v]) => sizesAt(descriptor, x, pinned)[k] >= v));
-    const at = raised(sizesAt(descriptor, Math.min(1, (fNeed ?? 0) + 1e-9), pinned));
+    const at = sizesAt(descriptor, Math.min(1, (fNeed ?? 0) + 1e-9), pinned);
     return roundUpBudget(Math.max(...group.map((s) => predict(s, at))) / 1000);
   };
   return group.map((s) => {
