@@ -48,3 +48,22 @@ cache_store() {
 
 # cache_when KEY: when the kept copy under KEY was made
 cache_when() { cat "$(cache_base)/$1/.complete" 2>/dev/null; }
+
+# reuse_ferretdb KEY BIN VERSION: BIN where it is that version already (kept for the next clone
+# where the cache has none), else restored from the kept copy under KEY and checked by its own
+# --version; says which in one line. Fails where neither holds: BIN is to be built.
+reuse_ferretdb() {
+  local key=$1 bin=$2 version=$3 got
+  # the version is read into a variable first: piping it into grep -q or head would end ferretdb
+  # with SIGPIPE, which pipefail turns into a failure
+  got=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
+  if [[ "$got" == *"version: $version"* ]]; then
+    say "FerretDB $version present at $bin"
+    [ -f "$(cache_base)/$key/.complete" ] || cache_store "$key" "$bin"
+    return 0
+  fi
+  cache_restore "$key" "$bin" || return 1
+  got=$("$bin" --version 2>/dev/null || true)
+  [[ "$got" == *"version: $version"* ]] || { rm -f "$bin"; return 1; }
+  say "FerretDB $version from the cache ($(cache_base)/$key, kept $(cache_when "$key")), not built again"
+}

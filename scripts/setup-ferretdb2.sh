@@ -104,17 +104,7 @@ else
   say "installed DocumentDB $installed on PostgreSQL $(chroot "$root" dpkg-query -W -f='${Version}' postgresql-18) in $root ($(du -sh "$root" | cut -f1))"
 fi
 
-cached_version=
-if [[ "$built_version" != *"version: $FERRETDB2_VERSION"* ]] && cache_restore "$ferretdb2_key" "$bin"; then
-  cached_version=$("$bin" --version 2>/dev/null || true)
-  [[ "$cached_version" == *"version: $FERRETDB2_VERSION"* ]] || { rm -f "$bin"; cached_version=; }
-fi
-if [ -n "$cached_version" ]; then
-  say "FerretDB $FERRETDB2_VERSION from the cache ($(cache_base)/$ferretdb2_key, kept $(cache_when "$ferretdb2_key")), not built again"
-elif [[ "$built_version" == *"version: $FERRETDB2_VERSION"* ]]; then
-  say "FerretDB $FERRETDB2_VERSION present at $bin"
-  [ -f "$(cache_base)/$ferretdb2_key/.complete" ] || cache_store "$ferretdb2_key" "$bin"
-else
+if ! reuse_ferretdb "$ferretdb2_key" "$bin" "$FERRETDB2_VERSION"; then
   new_log
   command -v go >/dev/null || { say "Go is needed to build FerretDB $FERRETDB2_VERSION and was not found on PATH"; exit 1; }
   say "building FerretDB $FERRETDB2_VERSION (about a minute)"

@@ -210,20 +210,8 @@ build_ferretdb1() {
   mv "$bin.tmp" "$bin"
 }
 ferretdb1_key=$(cache_key "ferretdb-$FERRETDB_VERSION" "$FERRETDB_VERSION" "$(declare -f build_ferretdb1)")
-# the version is read into a variable first: piping it into grep -q or head would end ferretdb
-# with SIGPIPE, which pipefail turns into a failure
-built_version=$([ -x "$bin" ] && "$bin" --version 2>/dev/null || true)
-cached_version=
-if [[ "$built_version" != *"version: $FERRETDB_VERSION"* ]] && cache_restore "$ferretdb1_key" "$bin"; then
-  cached_version=$("$bin" --version 2>/dev/null || true)
-  [[ "$cached_version" == *"version: $FERRETDB_VERSION"* ]] || { rm -f "$bin"; cached_version=; }
-fi
-if [ -n "$cached_version" ]; then
-  say "FerretDB $FERRETDB_VERSION from the cache ($(cache_base)/$ferretdb1_key, kept $(cache_when "$ferretdb1_key")), not built again"
-elif [[ "$built_version" == *"version: $FERRETDB_VERSION"* ]]; then
-  say "FerretDB $FERRETDB_VERSION present at $bin"
-  # kept for the next clone where the cache has none
-  [ -f "$(cache_base)/$ferretdb1_key/.complete" ] || cache_store "$ferretdb1_key" "$bin"
+if reuse_ferretdb "$ferretdb1_key" "$bin" "$FERRETDB_VERSION"; then
+  : # present, or restored from the cache: said in its line
 elif ! go_ok; then
   no_go+=(ferretdb ferretdb-pg)
 else
