@@ -8,7 +8,7 @@ const { spawn } = require('node:child_process');
 const execFile = require('node:util').promisify(require('node:child_process').execFile);
 const { ServerStartError } = require('../errors');
 const { trackChild, stopChild, makeTempDir, dieWithKit } = require('../processes');
-const { freePort, retryUntil } = require('./net');
+const { onFreePort, portTakenIn, retryUntil } = require('./net');
 const { startPostgres } = require('./postgres');
 const { pingServer } = require('./ping');
 
@@ -22,26 +22,37 @@ const DOCUMENTDB_SETTINGS = {
 };
 
 /**
- * Starts the FerretDB binary with args on a free port, after its backend (stopped with it).
- * Returns { uri, stop }, or stops everything and throws where FerretDB does not answer.
+ * Starts the FerretDB binary with args on a free port, after its backend (stopped with it), on
+ * another port where the first was taken before FerretDB could bind it. Returns { uri, stop }, or
+ * stops everything and throws where FerretDB does not answer.
  */
-async function runFerretDB({ bin, args, dir, logFile, backend }) {
-  const port = await freePort();
-  const log = fs.openSync(logFile, 'a');
-  const child = trackChild(spawn(...dieWithKit(bin, [`--listen-addr=127.0.0.1:${port}`, ...args]), { cwd: dir, stdio: ['ignore', log, log] }));
-  fs.closeSync(log);
-  const uri = `mongodb://127.0.0.1:${port}/`;
-  const stop = async () => {
-    await stopChild(child, 'SIGTERM', 10000);
-    if (backend) await backend.stop();
-  };
+async function runFerretDB({ bin, args, dir, logFile, backend, pick }) {
+  const stopBackend = async () => { if (backend) await backend.stop(); };
   try {
-    await retryUntil(() => pingServer(uri, 1000), { timeoutMs: 30000, isAlive: () => child.exitCode === null });
+    return await onFreePort(async (port) => {
+      const from = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+      const log = fs.openSync(logFile, 'a');
+      const child = trackChild(spawn(...dieWithKit(bin, [`--listen-addr=127.0.0.1:${port}`, ...args]), { cwd: dir, stdio: ['ignore', log, log] }));
+      fs.closeSync(log);
+      const uri = `mongodb://127.0.0.1:${port}/`;
+      try {
+        await retryUntil(() => pingServer(uri, 1000), { timeoutMs: 30000, isAlive: () => child.exitCode === null });
+      } catch (err) {
+        await stopChild(child, 'SIGTERM', 10000);
+        const failure = new ServerStartError(`FerretDB did not answer on port ${port} (${err.message}); see ${logFile}`);
+        failure.portTaken = portTakenIn(logFile, from);
+        throw failure;
+      }
+      const stop = async () => {
+        await stopChild(child, 'SIGTERM', 10000);
+        await stopBackend();
+      };
+      return { uri, stop, watched: [{ name: 'FerretDB', child }, ...(backend?.watched || [])] };
+    }, { pick });
   } catch (err) {
-    await stop();
-    throw new ServerStartError(`FerretDB did not answer on port ${port} (${err.message}); see ${logFile}`);
+    await stopBackend();
+    throw err;
   }
-  return { uri, stop, watched: [{ name: 'FerretDB', child }, ...(backend?.watched || [])] };
 }
 
 /** @param keepDir a folder for the server's data that outlives the run (--keep-data), or null */
@@ -128,4 +139,4 @@ async function startFerretDB2({ config, logDir, name, keepDir = null }) {
   return { uri, backend, description: `FerretDB ${version || '2'} on ${backend}`, started: true, stop, watched };
 }
 
-module.exports = { startFerretDB, startFerretDB2, ferretdb2Missing, DOCUMENTDB_SETTINGS };
+module.exports = { startFerretDB, startFerretDB2, ferretdb2Missing, runFerretDB, DOCUMENTDB_SETTINGS };

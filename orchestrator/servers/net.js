@@ -1,4 +1,5 @@
 'use strict';
+const fs = require('node:fs');
 const net = require('node:net');
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
@@ -12,6 +13,38 @@ function freePort() {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Where a server's log says its port was taken (by FerretDB's Go, PostgreSQL), in the part since `from`. */
+const PORT_TAKEN = /address already in use/i;
+function portTakenIn(logFile, from) {
+  try {
+    const fd = fs.openSync(logFile, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.max(0, size - from));
+      fs.readSync(fd, buf, 0, buf.length, from);
+      return PORT_TAKEN.test(buf.toString('utf8'));
+    } finally { fs.closeSync(fd); }
+  } catch { return false; }
+}
+
+/**
+ * start(port) on a port freePort found free, again on another where the server could not bind it:
+ * between freePort's close and the server's bind another process (a parallel test worker's
+ * server, any program's outgoing connection) may take it. start throws an error with `portTaken`
+ * set where that is why it failed; up to `attempts` ports are tried. `pick` chooses the ports
+ * (freePort; a test hands one it holds first).
+ */
+async function onFreePort(start, { attempts = 3, pick = freePort } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const port = await pick();
+    try {
+      return await start(port);
+    } catch (err) {
+      if (!err.portTaken || attempt >= attempts) throw err;
+    }
+  }
 }
 
 /** Calls attempt() until it resolves, every intervalMs, failing with the last error after timeoutMs. */
@@ -30,4 +63,4 @@ async function retryUntil(attempt, { timeoutMs, intervalMs = 100, isAlive = () =
   throw lastError || new Error('gave up waiting');
 }
 
-module.exports = { freePort, retryUntil };
+module.exports = { freePort, retryUntil, onFreePort, portTakenIn };

@@ -13,7 +13,7 @@ const debug = require('debug')('classics:postgres');
 const { ServerStartError } = require('../errors');
 const { trackChild, stopChild, makeTempDir, dieWithKit, recordMount } = require('../processes');
 const { isSameProcess, startTimeOf, commandLine } = require('../process-table');
-const { freePort, retryUntil } = require('./net');
+const { onFreePort, portTakenIn, retryUntil } = require('./net');
 
 function findPostgresBinDir(configured) {
   const candidates = [];
@@ -205,8 +205,9 @@ const INITDB_ARGS = ['-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'
  *                    cluster is then made by initdb and prepared here
  * @param prepare     what a fresh cluster holds before it is used: { databases: [name], sql: [statement] }
  *                    (run on the postgres database), made once in the template where there is one
+ * @param pick        chooses the ports to try (net.js freePort; a test hands one it holds first)
  */
-async function startPostgres({ binDir, logFile, keepDir = null, root = null, settings = {}, templateDir = null, prepare = {} }) {
+async function startPostgres({ binDir, logFile, keepDir = null, root = null, settings = {}, templateDir = null, prepare = {}, pick }) {
   const dir = keepDir || makeTempDir('classics-pg-');
   fs.mkdirSync(dir, { recursive: true });
   const runner = root ? rootRunner(root, dir) : hostRunner(binDir);
@@ -215,7 +216,6 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   if (keepDir && !root && identity.uid !== undefined) assertReachableBy(identity, dir);
   if (identity.uid !== undefined) fs.chownSync(dir, identity.uid, identity.gid);
   const dataDir = runner.dataDir(dir);
-  const port = await freePort();
   const fresh = !fs.existsSync(path.join(dir, 'data', 'PG_VERSION'));
   const template = fresh ? await templateCluster({ templateDir, binDir, root, settings, prepare, logFile }) : null;
   const run = (name, args) => {
@@ -242,22 +242,29 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   }
 
   if (!fresh) releaseStaleLock(path.join(dir, 'data'));
-  const log = fs.openSync(logFile, 'a');
   // TCP only: a Unix socket path under a long run folder could pass the kernel's 107-byte limit
   const options = { unix_socket_directories: '', listen_addresses: '127.0.0.1', ...settings };
-  const [file, argv, spawnOptions] = runner.command('postgres',
-    ['-D', dataDir, '-p', String(port), ...Object.entries(options).flatMap(([k, v]) => ['-c', `${k}=${v}`])]);
-  const child = trackChild(spawn(...dieWithKit(file, argv), { ...spawnOptions, cwd: dir, stdio: ['ignore', log, log] }));
-  fs.closeSync(log);
-
+  // on another port where the first was taken before the postmaster could bind it
+  const { port, child } = await onFreePort(async (port) => {
+    const from = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    const log = fs.openSync(logFile, 'a');
+    const [file, argv, spawnOptions] = runner.command('postgres',
+      ['-D', dataDir, '-p', String(port), ...Object.entries(options).flatMap(([k, v]) => ['-c', `${k}=${v}`])]);
+    const child = trackChild(spawn(...dieWithKit(file, argv), { ...spawnOptions, cwd: dir, stdio: ['ignore', log, log] }));
+    fs.closeSync(log);
+    try {
+      await retryUntil(() => run('pg_isready', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-q']),
+        { timeoutMs: 30000, isAlive: () => child.exitCode === null });
+    } catch {
+      await stopChild(child, 'SIGQUIT', 2000);
+      const failure = new ServerStartError(`PostgreSQL did not start on port ${port}; see ${logFile}`);
+      failure.portTaken = portTakenIn(logFile, from);
+      throw failure;
+    }
+    return { port, child };
+  }, { pick });
   const client = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
-  try {
-    await retryUntil(() => run('pg_isready', [...client, '-q']),
-      { timeoutMs: 30000, isAlive: () => child.exitCode === null });
-  } catch {
-    await stopChild(child, 'SIGQUIT', 2000);
-    throw new ServerStartError(`PostgreSQL did not start on port ${port}; see ${logFile}`);
-  }
+
   const { stdout } = await run('postgres', ['--version']);
   debug('postgres %s on %d', stdout.trim(), port);
 

@@ -59,6 +59,12 @@ describe('contention: how busy the machine was during a block', () => {
     const machineTicks = () => readMachine().total;
     const meter = new ContentionMeter({ sampleMs: 100 }).start();
     let busy = null;
+    // a spin that got too little of the machine to tell its share from the rest (npm test's other
+    // workers, a busy CI host) says nothing of the meter: skipped, saying so, rather than failed
+    const tooBusy = (self, what, share) => {
+      process.stdout.write(`      skipped: the machine was too busy to tell (${what} had ${(100 * share).toFixed(0)}% of it)\n`);
+      self.skip();
+    };
     try {
       // the run's own work: this process spins for a second
       const ownFrom = Date.now();
@@ -66,7 +72,7 @@ describe('contention: how busy the machine was during a block', () => {
       while (Date.now() - ownFrom < 1000) { /* own work */ }
       const ownShare = (ticks(process.pid) - ownBefore) / (machineTicks() - totalBefore);
       const own = meter.over(ownFrom, Date.now());
-      assert.ok(ownShare > 0.2, `this process had ${ownShare} of the machine`);
+      if (ownShare <= 0.2) tooBusy(this, 'this process\'s spin', ownShare);
       assert.ok(own.otherShare <= 1 - 0.8 * ownShare + 0.05, `the run's own spin counted as other work: ${JSON.stringify(own)}, own ${ownShare.toFixed(2)}`);
 
       // another process, outside the run's tree, spins for 1.5 s
@@ -78,7 +84,7 @@ describe('contention: how busy the machine was during a block', () => {
       const busyShare = (ticks(busy) - busyBefore) / (machineTicks() - totalAt);
       const loaded = meter.over(from, Date.now());
       assert.ok(loaded.sampledMs >= 1400 && loaded.cpus >= 1, JSON.stringify(loaded));
-      assert.ok(busyShare > 0.15, `the busy process had ${busyShare} of the machine`);
+      if (busyShare <= 0.15) tooBusy(this, 'the busy process', busyShare);
       assert.ok(loaded.otherShare >= 0.8 * busyShare - 0.03, `beside a busy core (${busyShare.toFixed(2)} of the machine): ${JSON.stringify(loaded)}`);
       assert.ok(meter.over(from, from + 10).sampledMs >= MIN_WINDOW_MS - 1, 'a short span is read over the last 100 ms');
     } finally {
