@@ -12,13 +12,16 @@ const { estimateText } = require('./verdict-words');
 /** Each test's short name in a row; its full name is said once, above the tables. */
 const SHORT = { welch: 'Welch\'s t', ranges: 'repeats\' ranges', margin: 'margin' };
 
+/** The noise band in words: "±10%". */
+const band = (noise) => `±${Math.round(noise * 100)}%`;
+
 const pValue = (p) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.01 ? 3 : 2)}`);
 
 /** The test that decided a row, with its figures: "Welch's t: t = 2.31, 12.4 df, p = 0.04", "margin ±10%". */
 function testCell(test) {
   if (!test) return '–';
   if (test.kind === 'welch') return `${SHORT.welch}: t = ${test.t.toFixed(2)}, ${test.df.toFixed(1)} df, ${pValue(test.p)}`;
-  if (test.kind === 'margin') return `${SHORT.margin} ±${Math.round(test.noise * 100)}%`;
+  if (test.kind === 'margin') return `${SHORT.margin} ${band(test.noise)}`;
   return SHORT[test.kind];
 }
 
@@ -116,7 +119,7 @@ function compareExporters(comparison) {
 /** The line the command prints: what changed, by which test. */
 function compareSummaryLine(comparison) {
   const { cells, findings } = comparison.counts;
-  const noise = `±${Math.round(comparison.rule.noise * 100)}%`;
+  const noise = band(comparison.rule.noise);
   const by = (counts, kind) => counts.byTest[kind] || 0;
   return `${by(cells, 'margin')} cell(s) changed past ${noise}, ${by(cells, 'ranges')} by their repeats' ranges; `
     + `${findings.changed} finding(s) changed (${by(findings, 'welch')} by ${SHORT.welch} on the log-ratios, ${by(findings, 'margin')} past ${noise})`;
