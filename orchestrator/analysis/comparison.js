@@ -43,7 +43,7 @@ const withinNoise = (x, rule) => Math.abs(x - 1) <= rule.noise;
 function estimateOf(v) {
   if (!v) return null;
   const { status, ratio, lo, hi, n, se, df, clock, runs } = v;
-  return { status, ratio, lo, hi, n, se: se ?? null, df: df ?? null, clock: clock ?? null, ...(runs ? { runs } : {}) };
+  return { status, ratio, lo, hi, n, se: se ?? null, df: df ?? null, clock, ...(runs ? { runs } : {}) };
 }
 
 /**
