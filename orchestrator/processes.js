@@ -4,7 +4,7 @@
 // on a normal end, on an error and on SIGINT/SIGTERM. A second signal kills what is left at once.
 // Against SIGKILL, which no handler sees: each child is started under the kernel's parent-death
 // signal (dieWithKit), and a run records what it starts in a state file its watchdog reaps from
-// (run/run-state.js, run/watchdog.js).
+// (run-state.js, watchdog.js).
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -27,14 +27,14 @@ function dieWithKit(command, args) {
 }
 
 /**
- * Records what this process starts in a state file (run/run-state.js) and starts the watchdog
+ * Records what this process starts in a state file (run-state.js) and starts the watchdog
  * that reaps it should the process be killed. Removed, with the watchdog, when the process exits.
  */
 function openRunState(stateDir, { runId, out }) {
   // without /proc (not Linux) no PID can be told from a reused one: nothing is recorded or reaped
   if (!require('./process-table').startTimeOf(process.pid)) return null;
-  const { RunState } = require('./run/run-state');
-  const { startWatchdog } = require('./run/watchdog');
+  const { RunState } = require('./run-state');
+  const { startWatchdog } = require('./watchdog');
   runState = new RunState(stateDir, { runId, out });
   for (const dir of tempDirs) runState.addFolder(dir);
   const watchdog = startWatchdog(runState.base);

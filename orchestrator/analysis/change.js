@@ -13,8 +13,8 @@ const TEST_NAME = 'Welch\'s t on the difference of the log-ratios';
 
 /**
  * The test of a change from verdict a to verdict b ({ ratio, se, df }): { test, factor (b / a),
- * diff (its log), se, z (diff / se), t, df, p, changed }, or null where either has no standard
- * error (one reading, a size).
+ * lo, hi (its 95% interval), diff (its log), se, z (diff / se), t, df, p, changed }, or null
+ * where either has no standard error (one reading, a size).
  */
 function changeTest(a, b) {
   const ok = (v) => Number.isFinite(v?.ratio) && v.ratio > 0 && Number.isFinite(v.se) && v.se > 0 && Number.isFinite(v.df) && v.df > 0;
@@ -26,7 +26,8 @@ function changeTest(a, b) {
   const z = diff / se;
   const df = (va + vb) ** 2 / (va ** 2 / a.df + vb ** 2 / b.df);
   const p = 2 * (1 - jStat.studentt.cdf(Math.abs(z), df));
-  return { test: TEST_NAME, factor: Math.exp(diff), diff, se, z, t: z, df, p, changed: p < CHANGE_P };
+  const half = jStat.studentt.inv(1 - CHANGE_P / 2, df) * se;
+  return { test: TEST_NAME, factor: Math.exp(diff), lo: Math.exp(diff - half), hi: Math.exp(diff + half), diff, se, z, t: z, df, p, changed: p < CHANGE_P };
 }
 
 module.exports = { changeTest, CHANGE_P, TEST_NAME };

@@ -2,7 +2,7 @@
 // `orchestrate clean`: what runs of the kit that were killed left behind (servers still serving,
 // temporary folders, mounts), reaped now as the next run would, one line per run; runs still
 // alive are named and left alone.
-const { reapDeadRuns, listRuns, describeRun } = require('../run/run-state');
+const { reapDeadRuns, listRuns, describeRun } = require('../run-state');
 
 function cleanCommand({ config, log }) {
   const lines = reapDeadRuns(config.stateDir);

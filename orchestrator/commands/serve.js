@@ -6,6 +6,7 @@ const { UsageError } = require('../errors');
 const { parseServerSpecs } = require('../servers/spec');
 const { discoverScenarios } = require('../scenarios');
 const { installSignalHandlers } = require('../processes');
+const { createProgress } = require('../run/progress');
 const { makeOutDir, timestamp } = require('./out-dir');
 
 /** A first thing to try on the server: the first scenario's first script at its smoke size. */
@@ -28,7 +29,8 @@ function register(program, { config, log, setResult }) {
       // the server's log outlives it, so an error that points at it points at a file that is there
       const logDir = makeOutDir(path.join(opts.out ? path.resolve(opts.out) : path.join(config.runsDir, `serve-${timestamp()}`), 'logs'));
       const stopped = new Promise((resolve) => { installSignalHandlers(resolve); });
-      const server = await startServer(spec, { config, logDir, log });
+      // a mongod that must be downloaded first shows the download on stderr
+      const server = await startServer(spec, { config, logDir, log, progress: createProgress() });
       log(`${spec.name}: ${server.description} at ${server.uri} (its log: ${path.relative(process.cwd(), logDir)})`);
       const hint = pasteHint(server.uri, config);
       if (hint) log(hint);

@@ -28,7 +28,7 @@ const { probeScenario, pinnedSizes } = require('./probe');
 const {
   runScenario, scenarioPlan, repetitions, roundsOf, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
 } = require('./steps');
-const { otherRuns } = require('./run-state');
+const { otherRuns } = require('../run-state');
 const { planScenario, fractionOf, findingsAt, promisedFindings } = require('../sizing/planner');
 const {
   serverPairs, serverGroups, companionSpecs, ServerPair, pairSeed, sideProgress,

@@ -17,12 +17,17 @@ const { spawn, spawnSync } = require('node:child_process');
 const debug = require('debug')('classics:mongod');
 const { ServerStartError } = require('../errors');
 const { makeTempDir, trackChild, onCleanup, stopChild } = require('../processes');
-const { createProgress } = require('../run/progress');
 const { VARIABLES } = require('../config');
 const { freePort } = require('./net');
 const { parseVersionOutput, isBelowFloor, tooOldLine, compatibilityLine, refusedAtOnce } = require('./versions');
 const { allocatorEnvironment, runtimeGlibc } = require('./deployment');
 const { startReplicaSet, REPLICA_SET_NAME } = require('./replica-set');
+
+/**
+ * The display a download reports to where the caller hands none (a test, the bench): nothing shown.
+ * The run and `serve` hand theirs (run/progress.js), so the launcher knows no screen of its own.
+ */
+const NO_PROGRESS = Object.freeze({ startStep() {}, update() {}, endStep() {}, stop() {} });
 
 /** The variable that sets a download's budget, named in the line that says it ran out. */
 const DOWNLOAD_BUDGET = VARIABLES.find((v) => v.key === 'mongodDownloadTimeoutMs').name;
@@ -265,9 +270,10 @@ const TOPOLOGY_TEXT = { standalone: '', replicaSet: ', a replica set of one memb
  * deadline still leaves mongod its whole CLASSICS_MONGOD_START_TIMEOUT_MS.
  * @param name      the server's name, for its log file (<logDir>/<name>-mongod.log)
  * @param keepDir   a folder for its data that outlives the run (--keep-data), reused by --resume
- * @param progress  the kit's progress display (run/progress.js), where a download shows
+ * @param progress  the display a download shows on ({ startStep, update, endStep }: the run's,
+ *                  run/progress.js); none is shown where the caller hands none
  */
-async function startMongod({ version = null, compressor = null, topology = 'standalone', config, logDir = null, name = 'mongod', keepDir = null, progress = createProgress() }) {
+async function startMongod({ version = null, compressor = null, topology = 'standalone', config, logDir = null, name = 'mongod', keepDir = null, progress = NO_PROGRESS }) {
   const replicaSet = topology === 'replicaSet';
   const { MongoInstance, errors } = require('mongodb-memory-server-core');
   const warnings = [];

@@ -16,8 +16,9 @@ const { healthCheck } = require('./health');
 
 
 /**
- * ctx: { config, logDir, log, keepDir } where keepDir, when set, is a folder for the server's data
- * that outlives the run (--keep-data), so --resume can start the server again over it.
+ * ctx: { config, logDir, log, keepDir, progress } where keepDir, when set, is a folder for the
+ * server's data that outlives the run (--keep-data), so --resume can start the server again over
+ * it, and progress the display a mongod's download shows on (none where it is left out).
  *
  * embedded, the first of these that can be had: a mongod; FerretDB 2 on PostgreSQL with
  * DocumentDB (ferretdb2: finds by _id through the index, as mongod does); FerretDB 1.24 on

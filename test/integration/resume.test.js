@@ -111,7 +111,7 @@ describe('--resume on ferretdb2 after a SIGKILL', function () {
         const timer = setInterval(() => {
           if (fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes(`"type":"step","scenario":"${fixture.name}","server":"ferretdb2","step":"pass","pass":1`)) {
             clearInterval(timer);
-            for (const p of processesWithTag(tag).filter((r) => /run\/watchdog\.js/.test(r.cmd))) process.kill(p.pid, 'SIGKILL');
+            for (const p of processesWithTag(tag).filter((r) => /orchestrator\/watchdog\.js/.test(r.cmd))) process.kill(p.pid, 'SIGKILL');
             child.kill('SIGKILL');
           }
         }, 50);

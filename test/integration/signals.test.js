@@ -151,7 +151,7 @@ for (const alsoWatchdog of [false, true]) describe(`SIGKILL of the kit${alsoWatc
         waitFor(() => fs.existsSync(results) && fs.readFileSync(results, 'utf8').includes('"step":"pass"'), 150000)
           .then(() => {
             running = processesWithTag(tag);
-            if (alsoWatchdog) for (const p of running.filter((r) => /run\/watchdog\.js/.test(r.cmd))) process.kill(p.pid, 'SIGKILL');
+            if (alsoWatchdog) for (const p of running.filter((r) => /orchestrator\/watchdog\.js/.test(r.cmd))) process.kill(p.pid, 'SIGKILL');
             child.kill('SIGKILL');
           }, () => child.kill('SIGKILL'));
       },

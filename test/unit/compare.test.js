@@ -1,10 +1,17 @@
 'use strict';
+// `orchestrate compare`: the views of a Comparison (report/compare.js) and the command that reads
+// two runs, builds it and writes them. What decides a row is held in comparison.test.js.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { compareRuns } = require('../../orchestrator/report/compare');
+const { buildComparison, COMPARISON_RULE } = require('../../orchestrator/analysis/comparison');
+const { compareMarkdown, compareChartConfig } = require('../../orchestrator/report/compare');
+const { readRun } = require('../../orchestrator/results/reader');
+const { main } = require('../../orchestrator/cli');
 const { fixture } = require('../helpers/fixture');
+
+const EXAMPLES = path.resolve(__dirname, '../../reports/examples');
 
 /** A run folder with the fixture's pass 1 measured twice, hrMs taking the values given. */
 function writeRun(dir, values, repeat = 2, sizes = null) {
@@ -17,72 +24,84 @@ function writeRun(dir, values, repeat = 2, sizes = null) {
   fs.writeFileSync(path.join(dir, 'results.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
 }
 
-describe('compare', function () {
+describe('compare: the cells of two runs', function () {
   this.timeout(20000);
   let dir;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-compare-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const scenarios = [fixture];
-  const compare = () => compareRuns({ dirA: path.join(dir, 'a'), dirB: path.join(dir, 'b'), out: path.join(dir, 'out'), scenarios, noise: 0.1 });
+  const compare = () => buildComparison({ a: readRun(path.join(dir, 'a')), b: readRun(path.join(dir, 'b')), scenarios: [fixture], noise: 0.1 });
 
-  it('flags a repeated cell only where the two runs\' ranges do not overlap', async () => {
+  it('flags a repeated cell only where the two runs\' ranges do not overlap, and says it was by their ranges', () => {
     writeRun(path.join(dir, 'a'), [100, 140]);
     writeRun(path.join(dir, 'b'), [130, 150]); // medians 120 and 140: +17%, but the ranges overlap
-    assert.equal((await compare()).flagged, 0);
+    assert.equal(compare().counts.cells.changed, 0);
     writeRun(path.join(dir, 'b'), [150, 160]);
-    assert.equal((await compare()).flagged, 1);
-    assert.match(fs.readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8'), /ranges of its repeats in A and in B do not overlap/);
+    const c = compare();
+    assert.deepEqual(c.counts.cells, { changed: 1, byTest: { ranges: 1 } });
+    const md = compareMarkdown(c);
+    assert.match(md, /- \*\*repeats' ranges\*\*: the ranges of the repeats in A and in B: changed where they do not overlap/);
+    assert.match(md, /\| ×1\.29 \| \*\*changed\*\* \| repeats' ranges \|$/m);
   });
 
-  it('says where the two runs ran a scenario at different sizes', async () => {
+  it('says where the two runs ran a scenario at different sizes', () => {
     writeRun(path.join(dir, 'a'), [100], 1, { DOCS: 201, UPDATES: 51, REMOVES: 11, INSERTS: 10 });
     writeRun(path.join(dir, 'b'), [115], 1, { DOCS: 201, UPDATES: 51, REMOVES: 11, INSERTS: 10 });
-    await compare();
-    assert.doesNotMatch(fs.readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8'), /sizes differ/);
+    assert.doesNotMatch(compareMarkdown(compare()), /sizes differ/);
     writeRun(path.join(dir, 'b'), [115], 1, { DOCS: 401, UPDATES: 51, REMOVES: 11, INSERTS: 10 });
-    await compare();
-    assert.match(fs.readFileSync(path.join(dir, 'out', 'compare.md'), 'utf8'), /\*\*The sizes differ\*\* \(A: DOCS=201 UPDATES=51 REMOVES=11 INSERTS=10, \? pass\(es\); B: DOCS=401 /);
+    assert.match(compareMarkdown(compare()), /\*\*The sizes differ\*\* \(A: DOCS=201 UPDATES=51 REMOVES=11 INSERTS=10, \? pass\(es\); B: DOCS=401 /);
   });
 
-  it('falls back to the --noise margin without repeats', async () => {
+  it('falls back to the --noise margin without repeats, and names it', () => {
     writeRun(path.join(dir, 'a'), [100], 1);
     writeRun(path.join(dir, 'b'), [115], 1);
-    assert.equal((await compare()).flagged, 1);
+    const c = compare();
+    assert.deepEqual(c.counts.cells, { changed: 1, byTest: { margin: 1 } });
+    assert.match(compareMarkdown(c), /\| ×1\.15 \| \*\*changed\*\* \| margin ±10% \|$/m);
+  });
+
+  it('draws each cell as a bar of B/A from 1, coloured by its status', () => {
+    writeRun(path.join(dir, 'a'), [100], 1);
+    writeRun(path.join(dir, 'b'), [115], 1);
+    const config = compareChartConfig(compare().scenarios[0]);
+    assert.deepEqual(config.data.datasets[0].data, [[1, 1.15]]);
+    assert.deepEqual(config.data.datasets[0].backgroundColor, ['#e15759']);
+    assert.equal(config.options.scales.x.type, 'logarithmic');
   });
 });
 
-describe('compare: a figure changed, by a test', () => {
-  const { verdictMoved } = require('../../orchestrator/report/compare');
-  const { changeTest } = require('../../orchestrator/analysis/change');
-  const { jStat } = require('jstat');
-  // a verdict of 8 pairs whose interval is ratio ×/÷ exp(t × se)
-  const v = (ratio, se, df = 7) => {
-    const t = jStat.studentt.inv(0.975, df);
-    return { ratio, se, df, lo: ratio * Math.exp(-t * se), hi: ratio * Math.exp(t * se) };
-  };
+describe('orchestrate compare of two kept examples', function () {
+  this.timeout(60000);
+  let out;
+  let lines;
+  before(async () => {
+    out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-compare-examples-'));
+    lines = [];
+    const code = await main(['node', 'orchestrate', 'compare', path.join(EXAMPLES, 'quick-embedded'), path.join(EXAMPLES, 'auto-embedded'), '--out', out], {
+      env: { ...process.env, CLASSICS_SHELL_DIR: '' }, // the articles' scenarios, whatever the shell points at
+      log: (l) => lines.push(l),
+    });
+    assert.equal(code, 0);
+  });
+  after(() => fs.rmSync(out, { recursive: true, force: true }));
 
-  it('flags a change two overlapping intervals would miss, by Welch\'s t on the difference of the log-ratios', () => {
-    // 1.00× and 1.25×, each ±2.365 × 0.06 on a log scale: the intervals meet (1.15 against 1.09), the test does not
-    const a = v(1, 0.06);
-    const b = v(1.25, 0.06);
-    assert.ok(b.lo < a.hi, 'the intervals overlap');
-    const { moved, test } = verdictMoved(a, b, 0.1);
-    assert.equal(moved, true);
-    assert.equal(test.test, 'Welch\'s t on the difference of the log-ratios');
-    assert.ok(Math.abs(test.z - Math.log(1.25) / Math.sqrt(2 * 0.06 ** 2)) < 1e-12);
-    assert.ok(Math.abs(test.df - 14) < 1e-9, 'equal errors: n₁ + n₂ − 2 degrees of freedom');
-    assert.ok(test.p < 0.05 && test.p > 0.001, `${test.p}`);
+  it('writes compare.md and a chart per scenario, and says what changed by which test', () => {
+    assert.deepEqual(fs.readdirSync(out).sort(), ['compare-embedded-comments.png', 'compare-log-inserts.png', 'compare-many-keys.png', 'compare-power-of-2-sizes.png', 'compare-trade-candles.png', 'compare.md']);
+    assert.equal(lines.length, 1);
+    assert.match(lines[0], /; \d+ cell\(s\) changed past ±10%, 0 by their repeats' ranges; \d+ finding\(s\) changed \(0 by Welch's t on the log-ratios, \d+ past ±10%\)$/);
   });
 
-  it('does not flag a difference within both runs\' noise, and weighs a noisier run\'s few degrees of freedom', () => {
-    assert.equal(verdictMoved(v(1, 0.06), v(1.1, 0.06), 0.1).moved, false);
-    const t = changeTest(v(1, 0.02, 7), v(1.1, 0.1, 1));
-    assert.ok(t.df < 2, `${t.df}: the noisier run's one degree of freedom rules`);
-    assert.equal(t.changed, false);
+  it('names in compare.md the test that decided each finding: Welch\'s t where both runs were paired, the margin where one holds one reading', () => {
+    const md = fs.readFileSync(path.join(out, 'compare.md'), 'utf8');
+    const row = (claim) => md.split('\n').find((l) => l.includes(claim));
+    // power-of-2-sizes interleaves its passes in both runs: a standard error on each side
+    assert.match(row('usePowerOf2Sizes is about as fast as the padding factor'), /\| ×0\.99 \(0\.98–1\.00\) \| same \| Welch's t: t = -1\.84, 25\.9 df, p = 0\.08 \|/);
+    // quick-embedded was recorded before pairing: one reading, and so the margin
+    assert.match(row('bucketed keys make the updates many times faster'), /\| ×0\.24 \| \*\*changed\*\* \| margin ±10% \| \*\*verdict moved\*\* \|$/);
+    assert.match(md, /- \*\*Welch's t\*\*: Welch's t on the difference of the log-ratios \(both runs' standard errors, Welch–Satterthwaite degrees of freedom\): changed at p \\?< 0\.05/);
   });
 
-  it('falls back to the noise allowed where either run rests on one reading', () => {
-    assert.deepEqual(verdictMoved({ ratio: 1 }, v(1.2, 0.01), 0.1), { moved: true, test: null });
-    assert.deepEqual(verdictMoved({ ratio: 1 }, { ratio: 1.05 }, 0.1), { moved: false, test: null });
+  it('says the default --noise in its help as the comparison rule has it', () => {
+    const help = require('node:child_process').execFileSync(process.execPath, [path.resolve(__dirname, '../../bin/orchestrate.js'), 'compare', '--help'], { encoding: 'utf8', env: { ...process.env, CLASSICS_SHELL_DIR: '' } });
+    assert.match(help, new RegExp(`default ${COMPARISON_RULE.noise}: ±${Math.round(COMPARISON_RULE.noise * 100)}%`));
   });
 });

@@ -7,7 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { reapDeadRuns, otherRuns, listRuns } = require('../../orchestrator/run/run-state');
+const { reapDeadRuns, otherRuns, listRuns } = require('../../orchestrator/run-state');
 const { startTimeOf, isSameProcess } = require('../../orchestrator/process-table');
 const { writeFileAtomic } = require('../../orchestrator/fs-atomic');
 

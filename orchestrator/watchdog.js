@@ -28,9 +28,9 @@ function startWatchdog(base) {
 }
 
 function watch(base, kitPid) {
-  const { isSameProcess, descendantsOf, commandLine, startTimeOf } = require('../process-table');
+  const { isSameProcess, descendantsOf, commandLine, startTimeOf } = require('./process-table');
   const { reapRun } = require('./run-state');
-  const { writeFileAtomic } = require('../fs-atomic');
+  const { writeFileAtomic } = require('./fs-atomic');
   const kitStart = startTimeOf(kitPid);
   const seen = new Map();
   let done = false;

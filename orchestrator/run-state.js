@@ -11,8 +11,8 @@
 // <stateDir>/<pid>-<startTime>.reaped.json written by its watchdog once it reaped a killed run
 const fs = require('node:fs');
 const path = require('node:path');
-const { startTimeOf, isSameProcess, signalIfSame, commandLine } = require('../process-table');
-const { writeFileAtomic } = require('../fs-atomic');
+const { startTimeOf, isSameProcess, signalIfSame, commandLine } = require('./process-table');
+const { writeFileAtomic } = require('./fs-atomic');
 
 function readJson(file) {
   try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return null; }

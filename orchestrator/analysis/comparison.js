@@ -1,0 +1,186 @@
+'use strict';
+// Two runs side by side (`orchestrate compare`), made once into a Comparison: plain data that
+// the views only render (report/compare.js). Each run is analysed as the report analyses it
+// (analyse.js: the same aggregation of repeats, the same verdicts); here each finding's figure
+// in A is held against its figure in B, and each cell of the scenarios' tables likewise. Every
+// row carries the test that decided it, by name, and a status: changed, same or cannot tell.
+const path = require('node:path');
+const { sizesOf } = require('../results/reader');
+const { matches } = require('../results/records');
+const { UsageError } = require('../errors');
+const { analyseRun } = require('./analyse');
+const { changeTest, CHANGE_P, TEST_NAME } = require('./change');
+
+/**
+ * The comparison's thresholds, in one place (the decisions and the views' words read them):
+ * p, the level below which the difference test calls a change (change.js's), and noise, the
+ * margin of B/A the user allows (--noise) where a run holds no standard error of its own, and the
+ * band inside which a tested difference counts as the same.
+ */
+const COMPARISON_RULE = Object.freeze({ p: CHANGE_P, noise: 0.1 });
+
+const CHANGED = 'changed';
+const SAME = 'same';
+const CANNOT_TELL = 'cannot tell';
+
+const percent = (noise) => `±${Math.round(noise * 100)}%`;
+
+/**
+ * The tests a row is decided by, each named from the rule's own figures: Welch's t where both
+ * runs give the figure a standard error (their paired rounds), the ranges of the repeats where
+ * both runs were repeated, and otherwise the margin the user allows.
+ */
+const TESTS = {
+  welch: (rule) => `${TEST_NAME} (both runs' standard errors, Welch–Satterthwaite degrees of freedom): changed at p < ${rule.p}; the same where its ${Math.round((1 - rule.p) * 100)}% interval lies within ${percent(rule.noise)}; otherwise cannot tell`,
+  ranges: (rule) => `the ranges of the repeats in A and in B: changed where they do not overlap; the same where they overlap and B/A is within ${percent(rule.noise)}; otherwise cannot tell`,
+  margin: (rule) => `B/A against the ${percent(rule.noise)} margin allowed (--noise), where a run holds one reading and so no measure of its own noise: changed past it, the same within it`,
+};
+
+const testOf = (kind, rule, figures = {}) => ({ kind, name: TESTS[kind](rule), ...figures });
+const withinNoise = (x, rule) => Math.abs(x - 1) <= rule.noise;
+
+/** A verdict's figures that a comparison shows: its status and estimate, or null where there is none. */
+function estimateOf(v) {
+  if (!v) return null;
+  const { status, ratio, lo, hi, n, se, df, clock, runs } = v;
+  return { status, ratio, lo, hi, n, se: se ?? null, df: df ?? null, clock, ...(runs ? { runs } : {}) };
+}
+
+/**
+ * One finding's figure in A against B: { factor (B/A of the two ratios), lo, hi (its interval,
+ * where tested), test, status }. The test is Welch's t on the difference of the log-ratios
+ * (change.js) where both verdicts have a standard error; the margin where either is one reading.
+ */
+function compareFinding(va, vb, rule = COMPARISON_RULE) {
+  if (!Number.isFinite(va?.ratio) || !Number.isFinite(vb?.ratio) || va.ratio <= 0) {
+    return { factor: null, lo: null, hi: null, test: null, status: CANNOT_TELL };
+  }
+  const welch = changeTest(va, vb);
+  if (welch) {
+    const { factor, lo, hi, z, t, df, p } = welch;
+    const status = p < rule.p ? CHANGED : lo >= 1 - rule.noise && hi <= 1 + rule.noise ? SAME : CANNOT_TELL;
+    return { factor, lo, hi, test: testOf('welch', rule, { z, t, df, p }), status };
+  }
+  const factor = vb.ratio / va.ratio;
+  return { factor, lo: null, hi: null, test: testOf('margin', rule, { noise: rule.noise }), status: withinNoise(factor, rule) ? SAME : CHANGED };
+}
+
+/** One cell's value in A against B ({ value, spread }): { ratio (B/A), test, status }. */
+function compareCell(a, b, rule = COMPARISON_RULE) {
+  const ratio = b.value / a.value;
+  if (a.spread && b.spread) {
+    const apart = b.spread.min > a.spread.max || b.spread.max < a.spread.min;
+    const status = apart ? CHANGED : withinNoise(ratio, rule) ? SAME : CANNOT_TELL;
+    return { ratio, test: testOf('ranges', rule), status };
+  }
+  return { ratio, test: testOf('margin', rule, { noise: rule.noise }), status: withinNoise(ratio, rule) ? SAME : CHANGED };
+}
+
+/** The server of a run to compare: the one named, or the run's only one (baselines aside). */
+function chooseServer(data, scenario, named) {
+  const servers = [...new Set(data.measurements.filter((m) => m.scenario === scenario.name).map((m) => m.server))]
+    .filter((s) => s !== scenario.baseline?.server);
+  const run = path.basename(data.dir);
+  if (named) {
+    if (!servers.includes(named)) throw new UsageError(`${run} has no server '${named}' for ${scenario.name} (it has: ${servers.join(', ') || 'none'})`);
+    return named;
+  }
+  if (servers.length !== 1) throw new UsageError(`${run} ran ${scenario.name} on ${servers.length} servers (${servers.join(', ')}): name one with --server-a/--server-b`);
+  return servers[0];
+}
+
+/** Every measured cell of a scenario's tables in one server's aggregated records: Map(key → { key, label, format, value, spread }). */
+function cellsOf(scenario, records) {
+  const out = new Map();
+  for (const table of scenario.tables) {
+    for (const r of records.filter((x) => matches(x, table))) {
+      for (const col of table.columns.filter((c) => !c.publishedOnly)) {
+        if (!Number.isFinite(r[col.field])) continue;
+        const key = JSON.stringify([table.title, r[table.row], r[table.group], col.field]);
+        const label = `${table.title.split(':')[0].split('(')[0].trim()} · ${r[table.row]} · ${r[table.group]} · ${col.label}`;
+        if (!out.has(key)) out.set(key, { key, label, format: col.format, value: r[col.field], spread: r.spread?.[col.field] ?? null });
+      }
+    }
+  }
+  return out;
+}
+
+/** A run's facts a comparison names: its folder's name, its parameters, its kit's commit and its start. */
+const runFacts = (data) => ({ name: path.basename(data.dir), params: data.run.params, commit: data.run.kit?.commit ?? null, startedAt: data.run.startedAt });
+
+/** The findings of one scenario, A's verdict against B's. */
+function findingRows(scenario, [sa, sb], [analysedA, analysedB], rule) {
+  const rows = [];
+  for (const f of scenario.loadPublished().findings || []) {
+    if (f.check.kind === 'publishedOnly') continue;
+    const pick = (analysed, server) => analysed.verdicts.find((v) => v.scenario === scenario.name && v.finding === f.id && (v.server === server || v.server === 'all servers'));
+    const va = pick(analysedA, sa);
+    const vb = pick(analysedB, sb);
+    if (!va && !vb) continue;
+    rows.push({
+      scenario: scenario.name, finding: f.id, claim: f.claim, a: estimateOf(va), b: estimateOf(vb),
+      ...compareFinding(va, vb, rule), verdictMoved: Boolean(va && vb && va.status !== vb.status),
+    });
+  }
+  return rows;
+}
+
+/** One scenario's cells, A's against B's, with the sizes each ran at. */
+function scenarioPart(scenario, [a, b], [sa, sb], [analysedA, analysedB], rule) {
+  const recordsOf = (analysed, server) => analysed.recordsOf.get(scenario.name).filter((r) => r.server === server);
+  const ca = cellsOf(scenario, recordsOf(analysedA, sa));
+  const cb = cellsOf(scenario, recordsOf(analysedB, sb));
+  const cells = [];
+  for (const [key, cellA] of ca) {
+    const cellB = cb.get(key);
+    if (!cellB || cellA.value === 0) continue;
+    cells.push({
+      key, label: cellA.label, format: cellA.format,
+      a: { value: cellA.value, spread: cellA.spread }, b: { value: cellB.value, spread: cellB.spread },
+      ...compareCell(cellA, cellB, rule),
+    });
+  }
+  const sizes = {
+    a: sizesOf(a, scenario.name, sa), b: sizesOf(b, scenario.name, sb),
+    passesA: a.run.params.passes?.[scenario.name] ?? null, passesB: b.run.params.passes?.[scenario.name] ?? null,
+  };
+  sizes.differ = JSON.stringify(sizes.a) !== JSON.stringify(sizes.b) || sizes.passesA !== sizes.passesB;
+  return { scenario: scenario.name, serverA: sa, serverB: sb, sizes, cells };
+}
+
+/** How many rows of a list changed, in all and by the test that decided each. */
+function changedCounts(rows) {
+  const changed = rows.filter((r) => r.status === CHANGED);
+  const byTest = {};
+  for (const r of changed) byTest[r.test.kind] = (byTest[r.test.kind] || 0) + 1;
+  return { changed: changed.length, byTest };
+}
+
+/**
+ * The Comparison of run B against run A (each as results/reader's readRun gives it) over the
+ * scenarios both ran: { a, b (each run's facts), rule, tests (each test's name), findings,
+ * scenarios: [{ scenario, serverA, serverB, sizes, cells }], counts }. serverA/serverB name the
+ * server of each run where it ran several; noise is the margin the user allows.
+ */
+function buildComparison({ a, b, scenarios, serverA = null, serverB = null, noise = COMPARISON_RULE.noise }) {
+  const rule = Object.freeze({ ...COMPARISON_RULE, noise });
+  const common = scenarios.filter((s) => a.run.params.scenarios.includes(s.name) && b.run.params.scenarios.includes(s.name));
+  if (!common.length) throw new UsageError('the two runs have no scenario in common');
+  const analysed = [analyseRun(a, scenarios), analyseRun(b, scenarios)];
+  const findings = [];
+  const parts = [];
+  for (const scenario of common) {
+    const servers = [chooseServer(a, scenario, serverA), chooseServer(b, scenario, serverB)];
+    findings.push(...findingRows(scenario, servers, analysed, rule));
+    parts.push(scenarioPart(scenario, [a, b], servers, analysed, rule));
+  }
+  const cells = parts.flatMap((p) => p.cells);
+  return {
+    a: runFacts(a), b: runFacts(b), rule,
+    tests: Object.fromEntries(Object.keys(TESTS).map((kind) => [kind, TESTS[kind](rule)])),
+    findings, scenarios: parts,
+    counts: { cells: changedCounts(cells), findings: { ...changedCounts(findings), verdictsMoved: findings.filter((f) => f.verdictMoved).length } },
+  };
+}
+
+module.exports = { buildComparison, compareFinding, compareCell, COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL };
