@@ -194,7 +194,10 @@ bin=${CLASSICS_FERRETDB_BIN:-$PWD/.tools/ferretdb/bin/ferretdb}
 build_ferretdb1() {
   local bin=$1 src
   src=$(mktemp -d)
-  trap 'rm -rf "$src"' EXIT
+  # expanded now: by the time the script exits, the function's local src is gone, and under set -u
+  # a trap naming it failed setup after a good build (Debian 13 as a user, scripts/try-debian13.sh)
+  # shellcheck disable=SC2064
+  trap "rm -rf '$src'" EXIT
   mkdir -p "$(dirname "$bin")"
   (
     cd "$src"
@@ -208,6 +211,8 @@ build_ferretdb1() {
     go build -mod=vendor -o "$bin.tmp" github.com/FerretDB/FerretDB/cmd/ferretdb
   )
   mv "$bin.tmp" "$bin"
+  rm -rf "$src"
+  trap - EXIT
 }
 ferretdb1_key=$(cache_key "ferretdb-$FERRETDB_VERSION" "$FERRETDB_VERSION" "$(declare -f build_ferretdb1)")
 if reuse_ferretdb "$ferretdb1_key" "$bin" "$FERRETDB_VERSION"; then

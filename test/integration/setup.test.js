@@ -137,6 +137,41 @@ describe('npm run setup (scripts/setup.sh) where users are', function () {
     assert.ok(!fs.existsSync(path.join(dir, 'third', 'ferretdb')), 'nothing that failed the check is left where FerretDB goes');
   });
 
+  it('builds FerretDB where Go is on PATH, keeps it in the cache, removes its build folder and exits 0', function () {
+    // a stand-in `go` (never a FerretDB that measures anything): the module steps succeed, and
+    // `go build -o FILE` writes a script answering --version as the build's version.txt says;
+    // setup's own steps around it (the build folder, its removal at exit, the cache) are the real ones
+    const goDir = path.join(dir, 'go-stand-in');
+    fs.mkdirSync(goDir, { recursive: true });
+    fs.writeFileSync(path.join(goDir, 'go'), [
+      '#!/bin/sh',
+      'case "$1" in',
+      '  env) echo go1.24.4 ;;',
+      '  mod) if [ "$2" = vendor ]; then mkdir -p vendor/github.com/FerretDB/FerretDB/build/version; fi ;;',
+      '  build) out=$3; [ "$2" = "-mod=vendor" ] && out=$4',
+      '    printf \'#!/bin/sh\\necho "version: %s"\\n\' "$(cat vendor/github.com/FerretDB/FerretDB/build/version/version.txt)" > "$out"; chmod 755 "$out" ;;',
+      'esac',
+      'exit 0',
+      '',
+    ].join('\n'), { mode: 0o755 });
+    const tmp = path.join(dir, 'tmp-build');
+    fs.mkdirSync(tmp, { recursive: true });
+    const cache = path.join(dir, 'cache-build');
+    const bin = path.join(dir, 'built-by-setup', 'ferretdb');
+    const out = setup({
+      path: pathWithout('go'),
+      before: [goDir, loaderWith([])],
+      env: { CLASSICS_SETUP_PLATFORM: 'darwin', CLASSICS_SETUP_CACHE: cache, CLASSICS_CHROMIUM: path.join(dir, 'no-chromium'), CLASSICS_FERRETDB_BIN: bin, TMPDIR: tmp },
+    });
+    assert.strictEqual(out.code, 0, out.text);
+    assert.ok(out.lines.includes('setup: building FerretDB v1.24.0 (about 2 minutes)'), out.text);
+    assert.ok(out.lines.includes('setup: built FerretDB version: v1.24.0'), out.text);
+    assert.strictEqual(out.lines.at(-1), 'setup: done');
+    assert.match(spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout, /version: v1\.24\.0/);
+    assert.deepStrictEqual(fs.readdirSync(tmp), [], 'the build folder is removed');
+    assert.ok(fs.readdirSync(cache).some((k) => /^ferretdb-v1\.24\.0-[0-9a-f]{12}$/.test(k)), 'the build is kept in the cache');
+  });
+
   it('on Debian 13 as a user names libcurl4t64 in its one root line, never asks dpkg for libcurl4, and completes once the loader finds the libraries', function () {
     const env = { CLASSICS_SETUP_NOT_ROOT: '1', CLASSICS_SETUP_OS_RELEASE: osRelease(DEBIAN_13) };
     const first = setup({ env, before: [loaderWith(['liblzma.so.5'])] });
