@@ -19,6 +19,9 @@ function verdictRecord(v, finding, run = null) {
     server: v.server,
     ...(v.servers ? { servers: v.servers } : {}),
     status: v.status,
+    // the Verdict's own groups (analysis/verdict.js); the columns below repeat their figures flat
+    estimate: { ...estimate(v.estimate), se: num(v.estimate.se), pairs: v.estimate.pairs },
+    article: v.article,
     ratio: num(v.ratio),
     lo: num(v.lo),
     hi: num(v.hi),

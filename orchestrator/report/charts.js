@@ -48,10 +48,8 @@ function fieldOf(record, field) {
   return String(field).split('.').reduce((v, k) => (v === null || v === undefined ? undefined : v[k]), record);
 }
 
-/** The first clause of a recorded reason ("this server answers fire-and-forget (w:0) writes: ..."). */
-function firstClause(text) {
-  return String(text || '').replace(/\s*\([^()]*\)/g, '').split(/: |; |\. |, so /)[0];
-}
+/** A claim at a sentence's start: capitalised, but a name that is its first word (usePowerOf2Sizes) left as it is. */
+const sentenceStart = (text) => (text.split(' ')[0] === text.split(' ')[0].toLowerCase() ? `${text[0].toUpperCase()}${text.slice(1)}` : text);
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -395,16 +393,10 @@ function chartConfig(args) {
 
 // ---- what a page prints under a chart ------------------------------------------------------
 
-/**
- * A finding's rule as a sentence: what it compares (the first sentence of its decidedBy, after
- * the lead on how it is decided), then its bands from its threshold table (ruleText); a check that
- * is no ratio (a crossing) says its rule in its decidedBy.
- */
+/** A finding's rule as a sentence, from its threshold table (ruleText); null for one decided by no measurement. */
 function ruleSentence(finding) {
-  const first = String(finding.decidedBy || '').replace(/^Decided on [^:]*: /, '').split(/\.(?:\s|$)/)[0].trim();
-  if (!first) return null;
-  const bands = ruleText(finding);
-  return `${first[0].toUpperCase()}${first.slice(1)}${bands ? `: ${bands}` : ''}.`;
+  const words = ruleText(finding);
+  return words ? `${words}.` : null;
 }
 
 /**
@@ -460,7 +452,7 @@ function differences({ spec, measured, published, names, sizes, config }) {
     const writes = [...new Set(drawn.map((r) => r.writeConcern).filter(Boolean))];
     if (articleWrites && writes.length && writes.some((w) => w !== articleWrites)) {
       const refused = drawn.find((r) => r.unacknowledged?.outcome === 'refused');
-      say(server, `${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? `, because ${firstClause(refused.unacknowledged.reason)}` : ''}`);
+      say(server, `${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? ', because the scripts\' probe refused w:0 on this server (its notes say why)' : ''}`);
     }
     if (ESTIMATED_FIELDS.includes(spec.y) && drawn.some((r) => Number.isFinite(r[spec.y]) && r.sizesEstimated === true)) {
       // said on the chart too: a curve of estimates must not be read as the data growing or shrinking
@@ -470,7 +462,7 @@ function differences({ spec, measured, published, names, sizes, config }) {
       const left = drawable(records, spec).left[i].filter((r) => matches(r, spec));
       if (!left.length) return;
       const reason = rule.reason && fieldOf(left[0], rule.reason);
-      say(server, `${rule.else}${reason ? ` (${firstClause(reason)})` : ''}`);
+      say(server, `${rule.else}${reason ? ` (${reason})` : ''}`);
     });
   }
   for (const { phrase, servers } of said.values()) {
@@ -546,7 +538,7 @@ function scenarioCharts({ scenario, records = [], serverRecords = [], runData = 
       file: `${scenario.name}-${spec.id}.png`,
       title: spec.title,
       config,
-      caption: [...rules.map((r) => r.rule), reading].filter(Boolean).join(' '),
+      caption: [...rules.map((r) => `${sentenceStart(r.claim)}: ${r.rule}`), reading].filter(Boolean).join(' '),
       rules,
       differs: differs.map((d) => d.text),
       scale: config.drawn.log ? 'log' : 'linear',

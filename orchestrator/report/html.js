@@ -8,9 +8,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { writeFileAtomic } = require('../fs-atomic');
 const { escapeHtml, pageMarkdown } = require('./escape');
-const { STATUSES, ratioText, bandsText, firstClause } = require('./model');
+const { STATUSES, ratioText, bandsText } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
 const { ruleText } = require('./verdict-words');
+const { ruleOf, bandsOf } = require('../analysis/rules');
+
+/** The legend's example: an article's "28×" (log-inserts' first claim) held at its order, past a 10% margin of no effect. */
+const LEGEND_CHECK = { kind: 'ratio', says: 'order', figure: 28, margin: 0.1 };
 
 // CJK and Cyrillic in the stack: the articles' titles and quotes are Chinese and Russian
 const FONTS = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -144,7 +148,7 @@ function matrixHtml(model) {
   const body = [];
   for (const a of model.articles) {
     if (!a.rows.length && !a.foldedRow) continue;
-    body.push(`<tr class="group"><td colspan="${span}"><b>${escapeHtml(a.scenario)}</b> · ${articleLabel(a)} · ${escapeHtml(firstClause(a.publishedServer || ''))} · <a href="#${a.anchor}">section and charts</a></td></tr>`);
+    body.push(`<tr class="group"><td colspan="${span}"><b>${escapeHtml(a.scenario)}</b> · ${articleLabel(a)} · ${escapeHtml(a.publishedServer || '')} · <a href="#${a.anchor}">section and charts</a></td></tr>`);
     for (const row of a.rows) body.push(rowHtml(row, columns));
     if (a.foldedRow) body.push(rowHtml(a.foldedRow, columns));
   }
@@ -157,8 +161,8 @@ function matrixHtml(model) {
 
 function tallyHtml(model) {
   const chips = STATUSES.filter((s) => model.tally[s]).map((s) => `<span class="chip ${statusClass(s)}">${model.tally[s]} ${escapeHtml(s)}</span>`);
-  // the bands of a claim of "28×" held at its order: does not hold, holds weaker, holds
-  const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 5.3, status: 'holds, weaker' }, { from: 5.3, to: Infinity, status: 'holds' }], 3, 28)}`
+  // the bands of a claim of "28×" held at its order, from its rule's thresholds: does not hold, holds weaker, holds
+  const legend = `<span class="legend">${ratioBar(bandsOf(ruleOf(LEGEND_CHECK)), 3, LEGEND_CHECK.figure)}`
     + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands (holds at the article\'s order or in its band; holds, weaker short of it) · a cell links to its evidence</span>';
   return `<div class="tally">${chips.join('')}${legend}</div>`;
 }

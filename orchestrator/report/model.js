@@ -24,23 +24,6 @@ const anchorOf = (...parts) => parts.join('-').toLowerCase().replace(/[^a-z0-9-]
 /** A finding's bands on the ratio scale, from its one threshold table (analysis/rules.js), held to the article's figure. */
 const bandsOf = (finding) => bandsOfRule(ruleOf(checkOf(finding)));
 
-/** The first clause of a sentence: up to its first ": " or "; " outside parentheses, with long asides dropped. */
-function firstClause(text) {
-  const t = String(text || '').trim();
-  let depth = 0;
-  let cut = t.length;
-  for (let i = 0; i < t.length; i += 1) {
-    if (t[i] === '(') depth += 1;
-    else if (t[i] === ')') depth -= 1;
-    else if (depth === 0 && (t[i] === ':' || t[i] === ';') && t[i + 1] === ' ') { cut = i; break; }
-  }
-  let prev;
-  let out = t.slice(0, cut);
-  // an aside longer than a few words belongs to the evidence, not to a one-line reason
-  do { prev = out; out = out.replace(/\s*\([^()]{16,}\)/g, ''); } while (out !== prev);
-  return out;
-}
-
 /**
  * One cell of the matrix from one verdict: its status, its ratio with the interval and n, the
  * rule's bands, a one-line reason and what was measured, all read from the verdict's fields.
@@ -132,7 +115,7 @@ function buildReportModel(runs, scenarios) {
     const published = scenario.loadPublished();
     const findings = published.findings || [];
     const article = {
-      scenario: scenario.name, title: scenario.title, article: scenario.article, publishedServer: published.server, anchor: anchorOf('article', scenario.name), rows: [], foldedRow: null,
+      scenario: scenario.name, title: scenario.title, article: scenario.article, publishedServer: published.serverInBrief ?? published.server, anchor: anchorOf('article', scenario.name), rows: [], foldedRow: null,
     };
     for (const finding of findings) {
       const anchor = anchorOf('finding', scenario.name, finding.id);
@@ -162,9 +145,10 @@ function buildReportModel(runs, scenarios) {
       article.foldedRow = {
         id: 'published-only', scenario: scenario.name, folded: article.publishedOnly,
         claim: `${article.publishedOnly.length} finding${article.publishedOnly.length === 1 ? '' : 's'} about what no server today runs: ${article.publishedOnly.map((r) => r.claim).join('; ')}`,
-        published: article.publishedOnly.map((r) => r.published).join('; '), rule: firstClause(first.rule), kit: false,
+        // what "published only" means, said once for the row; each cell's reason in brief (published.json's reasonInBrief)
+        published: article.publishedOnly.map((r) => r.published).join('; '), rule: 'not decided by a measurement', kit: false,
         article: { ratio: null, text: article.publishedOnly.map((r) => r.article.text).filter(Boolean).join(', ') }, bands: null,
-        anchor: anchorOf('finding', scenario.name, 'published-only'), cells: Object.fromEntries(Object.entries(first.cells).map(([k, c]) => [k, { ...c, reason: firstClause(c.reason) }])),
+        anchor: anchorOf('finding', scenario.name, 'published-only'), cells: Object.fromEntries(Object.entries(first.cells).map(([k, c]) => [k, { ...c, reason: first.finding.check.reasonInBrief ?? c.reason }])),
       };
     }
     articles.push(article);
@@ -189,5 +173,5 @@ function sizeShare(runModel, scenario, server) {
 }
 
 module.exports = {
-  buildReportModel, bandsOf, ratioText, bandsText, firstClause, sizeShare, anchorOf, STATUSES, NOT_RUN,
+  buildReportModel, bandsOf, ratioText, bandsText, sizeShare, anchorOf, STATUSES, NOT_RUN,
 };

@@ -22,6 +22,7 @@ const { buildReportModel } = require('./model');
 const { serverDisplayName, serverNameWithAlias } = require('./server-names');
 const { matrixMarkdown } = require('./matrix-markdown');
 const { writeVerdictsPng } = require('./verdicts-png');
+const { ruleText } = require('./verdict-words');
 const { writeExports } = require('../export');
 const { findingOfScenarios } = require('../export/verdicts-json');
 
@@ -319,7 +320,8 @@ function appendixItems(runModel, scenarios) {
   if (sizes) items.push({ title: 'Sizes and time, and the models that chose them', markdown: sizes.replace(/^### .*\n+/, '') });
   const findingOf = findingOfScenarios(scenarios);
   const ruled = [...new Map(runModel.verdicts.map((v) => [`${v.scenario}|${v.finding}`, v])).values()].map((v) => ({ v, f: findingOf(v) })).filter(({ f }) => f);
-  const rules = ruled.map(({ v, f }) => `- ${v.scenario} · ${f.claim}: ${f.decidedBy}`).join('\n');
+  // what is compared and on which clock (published.json), then where each status begins, from the thresholds
+  const rules = ruled.map(({ v, f }) => { const words = ruleText(f); return `- ${v.scenario} · ${f.claim}: ${f.decidedBy}${words ? ` On the scale: ${words}.` : ''}`; }).join('\n');
   if (rules) items.push({ title: 'Every rule', markdown: rules, page: true });
   // summary.md keeps every verdict with its figures as the analysis made them (verdicts.json holds
   // the same as data), for whoever checks a verdict against the records

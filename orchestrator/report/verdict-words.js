@@ -5,8 +5,7 @@
 const { fieldInfo } = require('../results/fields');
 const { reasonWords, ratioText } = require('../analysis/reasons');
 const { formatBytes } = require('./format');
-const { STATUSES, INCONCLUSIVE, ruleOf, bandsOf } = require('../analysis/rules');
-const { checkOf } = require('../analysis/judge');
+const { ruleText, bandsText } = require('../analysis/rule-words');
 
 /** "1.41–1.88" for an interval, or null where there is none. */
 function intervalText(v) {
@@ -70,38 +69,6 @@ function detailText(v, finding) {
   const text = parts.join('; ');
   const context = (v.context || []).map((c) => `${c.label}: ${c.values.join('; ')}`).join('; ');
   return context ? `${text} [${context}]` : text;
-}
-
-/**
- * A rule's bands in words, each status once with where its interval must lie: "holds where the
- * whole 95% interval is at 5.30× or more; holds, weaker at 1.10× to 5.30×; does not hold at 1.10×
- * or less; otherwise, inconclusive".
- */
-function bandsText(bands) {
-  if (!bands) return '';
-  const phrase = (b) => (b.from === 0 ? `${ratioText(b.to)} or less` : b.to === Infinity ? `${ratioText(b.from)} or more` : `${ratioText(b.from)} to ${ratioText(b.to)}`);
-  const parts = STATUSES.filter((s) => s !== INCONCLUSIVE && bands.some((b) => b.status === s))
-    .map((s, i) => `${s} ${i === 0 ? 'where the whole 95% interval is ' : ''}at ${bands.filter((b) => b.status === s).map(phrase).join(' or ')}`);
-  return `${parts.join('; ')}; otherwise, inconclusive`;
-}
-
-/**
- * A finding's rule in words from its threshold table, never typed beside it: its bands, or for a
- * growth held to the article's figure at each of its points, the bands from each point on
- * ("from 1,000 per blog: holds where …; from 10,000: …"). Empty for a check that is no ratio.
- */
-function ruleText(finding) {
-  const check = checkOf(finding);
-  // what the threshold is to the article's figure: its order (the square root), or a band around it
-  const held = (rule) => {
-    if (rule?.says === 'order') return `the article's ${ratioText(rule.figure)} held at its order (its square root, ${ratioText(rule.holdsAt)}): `;
-    if (rule?.says === 'about' && rule.direction !== 'near') return `about the article's ${ratioText(rule.figure)} (${ratioText(Math.min(rule.holdsAt, rule.upTo))} to ${ratioText(Math.max(rule.holdsAt, rule.upTo))}): `;
-    return '';
-  };
-  const points = check.figureAt ? [...check.figureAt].sort((a, b) => a.x - b.x) : null;
-  if (!points) { const rule = ruleOf(check); return rule ? `${held(rule)}${bandsText(bandsOf(rule))}` : ''; }
-  const x = fieldInfo(check.x).words;
-  return points.map((p, i) => { const rule = ruleOf(check, { at: p.x }); return `from ${p.x.toLocaleString('en-US')}${i === 0 ? ` ${x}` : ''}, ${held(rule)}${bandsText(bandsOf(rule))}`; }).join('; ');
 }
 
 /** How busy the machine was over a run, for its header: the run's contention (analysis/contention.js) in words. */

@@ -34,7 +34,7 @@ const FINDINGS = [
     requires: { field: 'unacknowledged.outcome', equals: 'honoured', else: 'this server answers fire-and-forget (w:0) writes, so both ran acknowledged (w:1): not the article\'s clock' },
     check: { kind: 'near', field: 'seconds', num: { schema: 'a' }, den: { schema: 'b' }, tolerance: 0.25 },
   },
-  { id: 'old-engine', claim: 'the old engine wrote faster', published: '1.4× faster', decidedBy: 'not decided by a measurement', check: { kind: 'publishedOnly', reason: 'the old engine cannot be run today (a fork of its time, long gone), so this stays the article\'s figure' } },
+  { id: 'old-engine', claim: 'the old engine wrote faster', published: '1.4× faster', decidedBy: 'not decided by a measurement', check: { kind: 'publishedOnly', reason: 'the old engine cannot be run today (a fork of its time, long gone), so this stays the article\'s figure', reasonInBrief: 'the old engine cannot be run today, so this stays the article\'s figure' } },
   {
     id: 'kit-question', source: 'kit', claim: 'a is slower than b on today\'s servers', published: 'the article asked nothing of it', decidedBy: 'holds at 1.5× or more.',
     check: { kind: 'ratio', field: 'seconds', num: { schema: 'a' }, den: { schema: 'b' }, atLeast: 1.5, margin: 0.1 },
