@@ -64,4 +64,7 @@ function ruleText(finding) {
   return text ? `${text}${flatText(check)}` : '';
 }
 
-module.exports = { ruleText, bandsText };
+/** A finding's rule (its check's threshold table, held to the article's figure), for a view's bands. */
+const ruleOfFinding = (finding) => ruleOf(checkOf(finding));
+
+module.exports = { ruleText, bandsText, ruleOfFinding };

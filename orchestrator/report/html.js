@@ -6,11 +6,10 @@
 // what a reader checks only sometimes (calibration, client path, sizes) sits in the appendix.
 const fs = require('node:fs');
 const path = require('node:path');
-const { writeFileAtomic } = require('../fs-atomic');
 const { escapeHtml, pageMarkdown } = require('./escape');
 const { STATUSES, ratioText, bandsText } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
-const { ruleText } = require('./verdict-words');
+const { ruleText } = require('../analysis/rule-words');
 const { ruleOf, bandsOf } = require('../analysis/rules');
 
 /** The legend's example: an article's "28×" (log-inserts' first claim) held at its order, past a 10% margin of no effect. */
@@ -212,8 +211,9 @@ function findingEvidence(row, columns, said) {
       + `<span class="rule">${escapeHtml(row.rule)}.</span><ul class="verdicts">${lines}</ul></li>`;
   }
   const drawn = Number.isFinite(row.article.ratio) && row.bands ? ` (drawn as ${escapeHtml(row.article.text)})` : '';
+  // a kit question's published.json says what the article said beside it, naming the article itself
   return `<li id="${row.anchor}"><b>${row.kit ? 'The kit\'s question: ' : ''}${escapeHtml(row.claim)}</b><br>`
-    + `<span class="rule">${row.kit ? 'Beside it, the article' : 'The article'}: ${escapeHtml(row.published.replace(/^the article: /, ''))}${drawn}.<br>${row.reasoning ? `What it claimed: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
+    + `<span class="rule">${row.kit ? 'Beside it, ' : 'The article: '}${escapeHtml(row.published)}${drawn}.<br>${row.reasoning ? `What it claimed: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
     + `<ul class="verdicts">${lines}</ul></li>`;
 }
 
@@ -244,7 +244,7 @@ function articleHtml(article, model, sectionsOf, outDir) {
       if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${more.map((m) => pageMarkdown.parse(m)).join('')}</details>`);
     }
     for (const chart of section.charts) {
-      const src = pngSrc(chart.file, outDir);
+      const src = pngSrc(chart.path, outDir);
       if (!src) continue;
       // a rule is said under the first chart that draws its finding, and pointed to after that
       const caption = [
@@ -324,10 +324,13 @@ ${body}
 `;
 }
 
-/** Writes report.html into outDir; returns its file name. */
-function writeHtmlReport(outDir, page) {
-  writeFileAtomic(path.join(outDir, 'report.html'), reportHtml(page));
-  return 'report.html';
+/** report.html's text of a page (page.js): its sections and its appendix, less what summary.md alone keeps. */
+function htmlReport(page) {
+  const sections = new Map(page.parts.map((p) => [`${p.run.index}|${p.name}`, p.section]));
+  return reportHtml({
+    model: page.model, title: page.title, outDir: page.outDir,
+    sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => page.appendix.get(run).filter((i) => !i.summary),
+  });
 }
 
-module.exports = { writeHtmlReport, reportHtml, ratioBar, escapeHtml, FONTS };
+module.exports = { htmlReport, reportHtml, ratioBar, escapeHtml, FONTS };

@@ -5,13 +5,11 @@
 // that differs from the article's server (a table scan where the article had an index).
 // report.html, summary.md and verdicts.png are views of this model; each run folder is read once.
 const path = require('node:path');
-const { readRun, sizesOf } = require('../results/reader');
 const { fractionOf } = require('../sizing/planner');
-const { analyseRun } = require('../analysis/analyse');
-const { bandsOf: bandsOfRule, ruleOf, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
-const { checkOf } = require('../analysis/judge');
+const { bandsOf: bandsOfRule, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
+const { ruleOfFinding } = require('../analysis/rule-words');
 const { reasonWords } = require('../analysis/reasons');
-const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('./verdict-words');
+const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('../analysis/verdict-words');
 const { serverDisplayName } = require('./server-names');
 const { formatBytes } = require('./format');
 const { markdownText } = require('./escape');
@@ -22,7 +20,7 @@ const NOT_RUN = 'not run';
 const anchorOf = (...parts) => parts.join('-').toLowerCase().replace(/[^a-z0-9-]+/g, '-');
 
 /** A finding's bands on the ratio scale, from its one threshold table (analysis/rules.js), held to the article's figure. */
-const bandsOf = (finding) => bandsOfRule(ruleOf(checkOf(finding)));
+const bandsOf = (finding) => bandsOfRule(ruleOfFinding(finding));
 
 /**
  * One cell of the matrix from one verdict: its status, its ratio with the interval and n, the
@@ -90,18 +88,18 @@ function runFacts(data, contention = null) {
 }
 
 /**
- * The model of one or more runs. runs: [{ dir, data? }] (data: readRun's answer, read here where
- * absent). Returns { runs, columns, articles, kitRows, tally }; each run keeps its scenarios'
- * records (repeats aggregated) and verdicts for the views that need more than the matrix.
+ * The page's model of one or more runs, from their run models (analysis/run-model.js: each read
+ * and analysed once). Returns { runs, columns, articles, kitRows, rows, tally }; each run keeps its
+ * run model's parts (scenarios' records and drawn records, verdicts) for the views that need more
+ * than the matrix.
  */
-function buildReportModel(runs, scenarios) {
-  const many = runs.length > 1;
-  const models = runs.map((r, index) => {
-    const data = r.data || readRun(r.dir);
-    const { scenarios: ran, recordsOf, verdicts, contention } = analyseRun(data, scenarios);
+function buildReportModel(runModels, scenarios) {
+  const many = runModels.length > 1;
+  const models = runModels.map((run, index) => {
+    const { data, contention } = run;
     // the servers judged: every server the run started but a baseline (the SQL store held against them)
     const judged = data.servers.filter((s) => !s.baselineFor);
-    return { index, dir: r.dir, label: path.basename(r.dir), data, facts: runFacts(data, contention), contention, notes: runNotes(data), scenarios: ran, recordsOf, verdicts, judged };
+    return { ...run, index, label: path.basename(run.dir), facts: runFacts(data, contention), notes: runNotes(data), judged };
   });
 
   const columns = models.flatMap((m) => m.judged.map((s) => ({
@@ -162,7 +160,7 @@ function buildReportModel(runs, scenarios) {
 
 /** The size a server ran a scenario at, as a share of the article's ("50% of the article's size"), or null. */
 function sizeShare(runModel, scenario, server) {
-  const sizes = sizesOf(runModel.data, scenario.name, server);
+  const sizes = runModel.sizesOf(scenario.name, server);
   if (!sizes) return null;
   try {
     const f = fractionOf(scenario, sizes);

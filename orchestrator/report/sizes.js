@@ -2,7 +2,6 @@
 // The report's "Sizes and time" section: per scenario and server the size it ran at, how much of
 // the article that is, and with --size auto the time predicted beside the time its steps took
 // (the sum of their scriptMs), with the model that predicted it and what the size could not decide.
-const { sizesOf, stepTimeOf } = require('../results/reader');
 const { sizeText, percent, seconds, tooSmallLines, shortSpanLines } = require('../sizing/describe');
 const { formatDuration } = require('../sizing/duration');
 const { fractionOf } = require('../sizing/planner');
@@ -15,25 +14,11 @@ function runSizeText(params) {
   return `size **auto**: each scenario at the largest part of its article predicted to fit a budget of ${formatDuration(params.budgetSeconds)} per server${params.sizePerServer ? ', each server its own (--size-per-server)' : ', one size for every server (the largest that fits on each)'}`;
 }
 
-/** Rows of the section: one per scenario and server that has a size record or ran steps. */
-function sizeRows(runData, scenarios) {
-  const rows = [];
-  for (const name of runData.run.params.scenarios) {
-    const scenario = scenarios.find((s) => s.name === name);
-    if (!scenario) continue;
-    const servers = [...new Set([...runData.sizes.filter((r) => r.scenario === name).map((r) => r.server),
-      ...runData.steps.filter((s) => s.scenario === name).map((s) => s.server)])];
-    for (const server of servers) {
-      const record = runData.sizes.find((r) => r.scenario === name && r.server === server) || null;
-      const sizes = sizesOf(runData, name, server);
-      rows.push({ scenario, server, record, sizes, actual: stepTimeOf(runData, name, server) });
-    }
-  }
-  return rows;
-}
-
-function sizesSection(runData, scenarios) {
-  const rows = sizeRows(runData, scenarios);
+/**
+ * The section from the run's sizes (rows: the run model's, one per scenario and server that has
+ * a size record or ran steps: { scenario, server, record, sizes, actual }).
+ */
+function sizesSection(runData, rows) {
   if (!rows.length) return '';
   const auto = runData.run.params.size === 'auto';
   const repeated = rows.some((r) => r.actual?.runs > 1);
@@ -49,7 +34,7 @@ function sizesSection(runData, scenarios) {
   const intro = auto
     ? `Each scenario ran at the largest part of its article that its probes (its own steps, timed at a few small sizes on the server) predicted to fit ${formatDuration(runData.run.params.budgetSeconds)}; *actual* is the time its steps took (their scripts, stats reads aside)${repeated ? ', per run where --repeat ran it several times' : ''}. Timings on a machine shared with other work are noisy.`
     : `The ${md(runData.run.params.size)} size, as each scenario lists it; *actual* is the time its steps took (their scripts, stats reads aside)${repeated ? ', per run' : ''}.`;
-  const parts = ['### Sizes and time', intro, toMarkdown({ header, rows: body })];
+  const parts = [intro, toMarkdown({ header, rows: body })];
   const notes = rows.flatMap((r) => (r.record ? [...tooSmallLines(r.record), ...shortSpanLines(r.record)].map((l) => `- ${r.scenario.name} on ${md(r.server)}: ${md(l)}`) : []));
   if (notes.length) parts.push(`What these sizes could not decide:\n${[...new Set(notes)].join('\n')}`);
   const models = rows.filter((r) => r.record?.model?.text).map((r) => `- ${r.scenario.name} on ${md(r.server)}: ${md(r.record.model.text)} (from ${md(r.record.model.probes?.length)} probe${r.record.model.probes?.length === 1 ? '' : 's'})`);
@@ -57,4 +42,4 @@ function sizesSection(runData, scenarios) {
   return parts.join('\n\n');
 }
 
-module.exports = { sizesSection, sizeRows, runSizeText };
+module.exports = { sizesSection, runSizeText };

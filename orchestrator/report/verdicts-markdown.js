@@ -3,7 +3,7 @@
 // server, its status, its ratio with the 95% interval and the pairs it rests on, the clock it was
 // decided on, the article's figure and why. A view of the verdicts' fields, as verdicts.json is.
 const { markdownText } = require('./format');
-const { estimateText, detailText, reasonText, ratioText } = require('./verdict-words');
+const { estimateText, detailText, reasonText, ratioText } = require('../analysis/verdict-words');
 
 /** The verdicts as a markdown table; findingOf(verdict) gives the finding a verdict is of. */
 function verdictsMarkdown(verdicts, findingOf) {

@@ -8,9 +8,22 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const {
-  lineChartConfig, barChartConfig, renderChart, scenarioCharts, renderScenarioCharts, WIDTH, HEIGHT, LOG_SPAN,
-} = require('../../orchestrator/report/charts');
+const charts = require('../../orchestrator/report/charts');
+const { selectionOf, scenarioModel, articleModel } = require('../../orchestrator/analysis/run-model');
+
+const { renderChart, WIDTH, HEIGHT, LOG_SPAN } = charts;
+
+// The charts draw what the run model selected (analysis/run-model.js); these build that model
+// from crafted records as a report does, so the tests below can give the records themselves.
+const drawnOf = (spec, measured, published = []) => ({ servers: new Map([...measured].map(([server, records]) => [server, selectionOf(spec, records)])), article: selectionOf(spec, published) });
+const lineChartConfig = ({ measured, published, ...args }) => charts.lineChartConfig({ ...args, drawn: drawnOf(args.spec, measured, published) });
+const barChartConfig = ({ measured, published, ...args }) => charts.barChartConfig({ ...args, drawn: drawnOf(args.spec, measured, published) });
+/** A scenario's part of a run model from its records and the run (readRun's answer, or a crafted part of one); the article's alone without them. */
+const modelOf = ({ scenario, records = [], serverRecords = [], runData = null }) => (records.length || runData
+  ? scenarioModel(scenario, { steps: [], sizes: [], run: { params: {} }, ...runData, servers: serverRecords }, records)
+  : articleModel(scenario));
+const scenarioCharts = (args) => charts.scenarioCharts(modelOf(args), args.serverRecords);
+const renderScenarioCharts = ({ outDir, ...args }) => charts.renderScenarioCharts(modelOf(args), args.serverRecords, outDir);
 const { serverDisplayName } = require('../../orchestrator/report/server-names');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
