@@ -109,7 +109,9 @@ function buildReportModel(runModels, scenarios) {
 
   const articles = [];
   const kitRows = [];
-  for (const scenario of scenarios.filter((s) => models.some((m) => m.scenarios.includes(s)))) {
+  // a run ran a scenario by its name (its run model may hold descriptors discovered apart)
+  const ran = (m, scenario) => m.scenarioModels.has(scenario.name);
+  for (const scenario of scenarios.filter((s) => models.some((m) => ran(m, s)))) {
     const published = scenario.loadPublished();
     const findings = published.findings || [];
     const article = {
@@ -127,7 +129,7 @@ function buildReportModel(runModels, scenarios) {
       };
       for (const col of columns) {
         const m = models[col.run];
-        if (!m.scenarios.includes(scenario)) { row.cells[col.key] = { status: NOT_RUN, reason: '', bands: null, ratio: null, ratioText: '' }; continue; }
+        if (!ran(m, scenario)) { row.cells[col.key] = { status: NOT_RUN, reason: '', bands: null, ratio: null, ratioText: '' }; continue; }
         // a finding across servers (zstd against none) or published only is one verdict for the whole run
         const v = m.verdicts.find((x) => x.scenario === scenario.name && x.finding === finding.id && (x.server === col.server || x.server === 'all servers' || x.server === 'the article\'s'));
         if (!v) { row.cells[col.key] = { status: NOT_RUN, reason: 'not measured on this server', bands: null, ratio: null, ratioText: '' }; continue; }
