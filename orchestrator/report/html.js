@@ -6,10 +6,11 @@
 // what a reader checks only sometimes (calibration, client path, sizes) sits in the appendix.
 const fs = require('node:fs');
 const path = require('node:path');
-const { escapeHtml, pageMarkdown } = require('./escape');
+const { escapeHtml } = require('./escape');
 const { STATUSES, ratioText, bandsText } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
 const { ruleText } = require('../analysis/rule-words');
+const { blocksHtml, tableHtml, inlineHtml } = require('./blocks');
 const { ruleOf, bandsOf } = require('../analysis/rules');
 
 /** The legend's example: an article's "28×" (log-inserts' first claim) held at its order, past a 10% margin of no effect. */
@@ -64,7 +65,7 @@ table.data { font-size: 12.5px; margin: 6px 0 10px; max-width: 100%; }
 table.data th, table.data td { border: 1px solid #ddd; padding: 2px 6px; }
 table.data th { background: #f3f3f3; font-weight: 600; }
 table.data td { text-align: right; font-variant-numeric: tabular-nums; }
-table.data td:first-child { text-align: left; }
+table.data td:first-child, table.data td.text { text-align: left; }
 .tablewrap { max-width: 100%; overflow-x: auto; }
 .findings { margin: 4px 0 8px; padding-left: 0; list-style: none; }
 .findings > li { margin: 6px 0; padding: 4px 8px; border-left: 4px solid #ccc; background: #fafafa; }
@@ -171,15 +172,11 @@ function factsHtml(model) {
     const servers = model.columns.filter((c) => c.run === r.index).map((c) => `<b>${escapeHtml(c.name)}</b> (<code>${escapeHtml(c.server)}</code>)`);
     const baselines = r.data.servers.filter((s) => s.baselineFor).map((s) => `${escapeHtml(s.product)} ${escapeHtml(String(s.version).split(' ')[0])} as the SQL baseline`);
     const f = r.facts;
-    const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${pageMarkdown.parseInline(n)}</p>`).join('');
+    const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${inlineHtml(n)}</p>`).join('');
     return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')} · ${escapeHtml(f.busy)}</p>${notes}`;
   }).join('\n');
 }
 
-function tableHtml({ header, rows }) {
-  return `<div class="tablewrap"><table class="data"><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`
-    + `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
-}
 
 /**
  * A chart's src: embedded where it lies beside the page (a run's own report opens alone), else
@@ -239,9 +236,9 @@ function articleHtml(article, model, sectionsOf, outDir) {
     for (const s of section.servers) {
       parts.push(`<h3 id="${article.anchor}-${run.index}-${escapeHtml(s.server)}">Tables: ${escapeHtml(s.name)}${runNote}</h3>`);
       for (const t of s.tables) parts.push(`<p><b>${escapeHtml(t.title)}</b></p>`, tableHtml(t));
-      // the scripts' notes, counts and once-only steps: markdown the scenario's notes are written in
+      // the scripts' notes, counts and once-only steps
       const more = [...s.declared, ...s.notes, s.once, s.counts, s.serverTime].filter(Boolean);
-      if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${more.map((m) => pageMarkdown.parse(m)).join('')}</details>`);
+      if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${blocksHtml(more)}</details>`);
     }
     for (const chart of section.charts) {
       const src = pngSrc(chart.path, outDir);
@@ -273,7 +270,7 @@ function appendixHtml(model, appendixOf) {
   const parts = ['<h2 id="appendix">Appendix</h2>'];
   for (const run of model.runs) {
     for (const item of appendixOf(run.index)) {
-      parts.push(`<details${item.open ? ' open' : ''}><summary>${escapeHtml(item.title)}${model.runs.length > 1 ? ` (${escapeHtml(run.label)})` : ''}</summary>${pageMarkdown.parse(item.markdown)}</details>`);
+      parts.push(`<details${item.open ? ' open' : ''}><summary>${escapeHtml(item.title)}${model.runs.length > 1 ? ` (${escapeHtml(run.label)})` : ''}</summary>${blocksHtml(item.blocks)}</details>`);
     }
   }
   return `<section class="appendix">${parts.join('\n')}</section>`;

@@ -12,7 +12,6 @@ const { reasonWords } = require('../analysis/reasons');
 const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('../analysis/verdict-words');
 const { serverDisplayName } = require('./server-names');
 const { formatBytes } = require('./format');
-const { markdownText } = require('./escape');
 
 /** A column where the run did not run the finding's scenario. */
 const NOT_RUN = 'not run';
@@ -58,19 +57,19 @@ function cellOf(verdict, finding, anchor) {
 }
 
 /**
- * What a reader must know of how a run went, said under its facts: that it was resumed, and from where; that another run
+ * What a reader must know of how a run went, said under its facts (each note inline parts, blocks.js): that it was resumed, and from where; that another run
  * of the kit shared the machine during its timed steps (the verdicts decided on them say so too).
  */
 function runNotes(data) {
   const { resumes, steps } = data;
   const where = (from) => (from.afterStep ? [from.afterStep.server, from.afterStep.scenario, from.afterStep.step, from.afterStep.pass ? `pass ${from.afterStep.pass}` : null].filter(Boolean).join(' · ') : 'its start');
-  // markdown, the run's own words in it as text (markdownText)
-  const resumed = resumes.filter((r) => r.from).map(({ from }) => `**Resumed** after ${markdownText(where(from))} (it had ended: ${markdownText(from.ended)}).`).join('\n\n');
+  // inline parts (blocks.js): the run's own words in them as text
+  const resumed = resumes.filter((r) => r.from).map(({ from }) => [{ strong: { say: 'Resumed' } }, { say: ' after ' }, where(from), { say: ' (it had ended: ' }, from.ended, { say: ').' }]);
   const sharedSteps = steps.filter((st) => st.otherRuns?.length);
   const shared = sharedSteps.length
-    ? `**Another run of the kit shared this machine** during ${sharedSteps.length} timed step(s) (${markdownText([...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', '))}): their numbers may be disturbed, and the verdicts decided on them say so.`
-    : '';
-  return [resumed, shared].filter(Boolean);
+    ? [[{ strong: { say: 'Another run of the kit shared this machine' } }, { say: ` during ${sharedSteps.length} timed step(s) (` }, [...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', '), { say: '): their numbers may be disturbed, and the verdicts decided on them say so.' }]]
+    : [];
+  return [...resumed, ...shared];
 }
 
 /** The run's facts for the line above the matrix: date, machine, kit, size, shell, and how busy the machine was. */

@@ -22,37 +22,50 @@ function noteValue(value) {
   return String(value);
 }
 
+const said = (text) => ({ say: text });
+
+/** The steps a scenario runs once (its setup, its load), as a table block (blocks.js), or null. */
 function onceStepTable(scenario, records) {
   const once = new Set(scenario.steps.filter((s) => s.repeat === 'once').map((s) => s.name));
   const rows = records.filter((r) => once.has(r.step));
-  if (!rows.length) return '';
-  const header = '| step | collection | ms | hr ms | count | size |\n|---|---|---:|---:|---:|---:|';
-  const body = rows.map((r) => `| ${[r.step, r.collection ?? '–', formatValue(r.ms, 'int'), formatValue(r.hrMs, 'fixed1'), formatValue(r.count, 'int'), formatValue(r.size, 'int')].map(md).join(' | ')} |`);
-  return [header, ...body].join('\n');
+  if (!rows.length) return null;
+  return {
+    table: {
+      header: ['step', 'collection', 'ms', 'hr ms', 'count', 'size'],
+      rows: rows.map((r) => [r.step, r.collection ?? '–', formatValue(r.ms, 'int'), formatValue(r.hrMs, 'fixed1'), formatValue(r.count, 'int'), formatValue(r.size, 'int')]),
+    },
+    align: ['left', 'left', 'right', 'right', 'right', 'right'],
+  };
 }
 
+/** The scenario's notes (its descriptor's labels, the records' values) as a list block, or null. */
 function notesFor(scenario, records) {
-  return (scenario.notes || []).map((note) => {
+  const items = (scenario.notes || []).map((note) => {
     const values = [...new Set(records.filter((r) => r[note.field] !== undefined && r[note.field] !== null).map((r) => noteValue(r[note.field])))];
-    return values.length ? `- ${note.label}: ${md(values.join('; '))}` : null;
-  }).filter(Boolean).join('\n');
+    return values.length ? [said(`${note.label}: `), values.join('; ')] : null;
+  }).filter(Boolean);
+  return items.length ? { list: items } : null;
 }
 
+/** What the collections' counts said after every step, as a block, or null. */
 function countCheckText(records) {
   const checked = records.filter((r) => r.countOk !== undefined);
   const bad = checked.filter((r) => r.countOk === false);
-  if (!checked.length) return '';
-  if (!bad.length) return `Counts: after every step each collection held exactly the documents the scripts wrote (${checked.length} checks).`;
-  return `**Count mismatches** (collection count vs the scripts' inserts minus removes):\n${bad.map((r) => `- ${md(`${r.step} ${r.pass}, ${r.collection}: ${r.count} counted, ${r.expectedCount} expected`)}`).join('\n')}`;
+  if (!checked.length) return null;
+  if (!bad.length) return { lines: [[said(`Counts: after every step each collection held exactly the documents the scripts wrote (${checked.length} checks).`)]] };
+  return {
+    lead: [{ strong: said('Count mismatches') }, said(' (collection count vs the scripts\' inserts minus removes):')],
+    list: bad.map((r) => [`${r.step} ${r.pass}, ${r.collection}: ${r.count} counted, ${r.expectedCount} expected`]),
+  };
 }
 
-/** What the scenario declares it cannot test on this kind of server, and why. */
+/** What the scenario declares it cannot test on this kind of server, and why, as a block, or null. */
 function declaredLimits(scenario, server, published) {
   const { kind } = server.deployment;
   const cannot = Object.entries(scenario.servers?.[kind]?.cannotTest || {});
-  if (!cannot.length) return '';
+  if (!cannot.length) return null;
   const claim = (id) => (published.findings || []).find((f) => f.id === id)?.claim || id;
-  return `What this scenario cannot test on ${md(kind)}, as it declares:\n${cannot.map(([id, why]) => `- ${claim(id)}: ${why}`).join('\n')}`;
+  return { lead: [said('What this scenario cannot test on '), kind, said(', as it declares:')], list: cannot.map(([id, why]) => [said(`${claim(id)}: ${why}`)]) };
 }
 
 /**
@@ -76,7 +89,7 @@ function showsServerTime(scenario) {
  * A scenario's part of the report (sm: its part of the run model; run: the run's header; servers:
  * the run's server records): { scenario, published, intro (text) and introMarkdown (the size's
  * name in bold), servers: [{ server, name, tables, declared, notes, once, counts, serverTime }]
- * (notes, once, counts and declared in markdown: the scenario's notes are written in it),
+ * (declared, notes, once, counts and serverTime as blocks: blocks.js),
  * charts (each chart's config and caption, not drawn) }.
  */
 function scenarioSection(sm, run, serverRecords) {
@@ -114,22 +127,22 @@ function scenarioSection(sm, run, serverRecords) {
   };
   for (const [name, rs] of measured) {
     const s = serverOf.get(name);
-    const entry = { server: s.server, name, tables: [], declared: [], notes: [], counts: '', serverTime: '', once: null };
+    const entry = { server: s.server, name, tables: [], declared: [], notes: [], counts: null, serverTime: null, once: null };
     const declared = declaredLimits(scenario, s, published);
     if (declared) entry.declared.push(declared);
     // what the scenario says of its numbers in this server's topology (a standalone journals whole documents)
     const topologyNote = topologyNoteFor(scenario, s);
-    if (topologyNote) entry.notes.push(topologyNote);
+    if (topologyNote) entry.notes.push({ lines: [[said(topologyNote)]] });
     const notes = notesFor(scenario, rs);
     if (notes) entry.notes.push(notes);
-    entry.once = onceStepTable(scenario, rs) || null;
+    entry.once = onceStepTable(scenario, rs);
     for (const { spec: table, servers, article } of sm.tables) {
       entry.tables.push({ title: table.title, ...pivotTable(table, servers.get(s.server).selected, article.selected, tableGroups(scenario, table)) });
     }
     entry.counts = countCheckText(rs);
     // where the scenario shows the server's own time (its scripts read it around their timed loops)
     if (showsServerTime(scenario) && !rs.some((r) => Number.isFinite(r.serverMs))) {
-      entry.serverTime = 'Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.';
+      entry.serverTime = { lines: [[said('Server-side time: this server keeps no per-collection latency ($collStats latencyStats), so only the client\'s times are shown.')]] };
     }
     section.servers.push(entry);
   }

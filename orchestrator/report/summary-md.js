@@ -7,6 +7,9 @@ const { captionMarkdown } = require('./charts');
 const { markdownText: md } = require('./escape');
 const { matrixMarkdown } = require('./matrix-markdown');
 const { serverNameWithAlias } = require('./server-names');
+const { blocksMarkdown, inlineMarkdown } = require('./blocks');
+
+const blockMarkdown = (b) => blocksMarkdown([b]);
 
 /** What failed, where a run recorded failures: a section of its own, right after the verdicts. */
 function failuresMarkdown(model) {
@@ -28,9 +31,9 @@ function scenarioMarkdown({ name, section }, label) {
   ];
   for (const s of section.servers) {
     // the kit's name for the server beside its real one, as the run's options and results.jsonl name it
-    parts.push(`### ${md(s.server)}: ${md(s.name)}`, ...s.notes, ...(s.once ? [s.once] : []));
+    parts.push(`### ${md(s.server)}: ${md(s.name)}`, ...[...s.notes, s.once].filter(Boolean).map(blockMarkdown));
     for (const t of s.tables) parts.push(`**${t.title}**`, toMarkdown(t));
-    parts.push(...[s.counts, s.serverTime].filter(Boolean));
+    parts.push(...[s.counts, s.serverTime].filter(Boolean).map(blockMarkdown));
   }
   if (!section.servers.length) parts.push('_No measurement of this scenario was recorded._');
   for (const chart of section.charts) {
@@ -47,12 +50,12 @@ function summaryMarkdown(page) {
   const parts = [
     `# ${md(page.title)}`,
     ...model.runs.map((r) => `${many ? `**${md(r.label)}**: ` : ''}${[r.facts.date, r.facts.machine, r.facts.kit, r.facts.size, r.facts.shell].map(md).join(' · ')}${r.data.servers.length ? ` · ${r.data.servers.map((s) => md(serverNameWithAlias(s))).join(', ')}` : ''} · ${md(r.facts.busy)}.`),
-    ...model.runs.flatMap((r) => r.notes.map((t) => (many ? `${md(r.label)}: ${t}` : t))),
+    ...model.runs.flatMap((r) => r.notes.map((t) => (many ? `${md(r.label)}: ${inlineMarkdown(t)}` : inlineMarkdown(t)))),
     matrixMarkdown(model),
     ...failuresMarkdown(model),
     ...page.parts.map((part) => scenarioMarkdown(part, many ? part.run.label : null)),
     '## Appendix',
-    ...model.runs.flatMap((r) => page.appendix.get(r.index).filter((i) => !i.page).map((i) => `### ${md(i.title)}${many ? ` (${md(r.label)})` : ''}\n\n${i.markdown}`)),
+    ...model.runs.flatMap((r) => page.appendix.get(r.index).filter((i) => !i.page).map((i) => `### ${md(i.title)}${many ? ` (${md(r.label)})` : ''}\n\n${blocksMarkdown(i.blocks)}`)),
   ];
   return `${parts.join('\n\n')}\n`;
 }
