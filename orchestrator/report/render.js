@@ -10,6 +10,9 @@ const { readRunModel } = require('../analysis/run-model');
 const { buildPage } = require('./page');
 const { EXPORTERS, outputsOf } = require('./exporters');
 
+const READ_FIRST = ['summary.md', 'report.html', 'verdicts.png'];
+const readFirst = (file) => (READ_FIRST.includes(file) ? READ_FIRST.indexOf(file) : READ_FIRST.length);
+
 /**
  * Writes every output into outDir for one run or several side by side (draw: whether the charts
  * are drawn; several runs show those each drew); returns what it wrote, any problems reading the
@@ -24,6 +27,8 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
       files.push(file);
     }
   }
+  // said with what a reader opens first (the summary, the page, the picture), then the data and the charts as written
+  files.sort((a, b) => readFirst(a) - readFirst(b));
   const problems = page.runs.flatMap((r) => r.data.problems.map((p) => (page.many ? `${r.label}: ${p}` : p)));
   const failures = page.runs.reduce((n, r) => n + r.data.failures.length, 0);
   return { files, problems, failures, model: page.model };
