@@ -20,7 +20,7 @@ const { readRun, hasResults } = require('../orchestrator/results/reader');
 const { discoverScenarios } = require('../orchestrator/scenarios');
 const { resolveConfig } = require('../orchestrator/config');
 const { analyseRun } = require('../orchestrator/analysis/analyse');
-const { estimateText } = require('../orchestrator/report/verdict-words');
+const { estimateText } = require('../orchestrator/analysis/verdict-words');
 const { HOLDS, WEAKER, FAILS, TESTED } = require('../orchestrator/analysis/rules');
 const { changeTest } = require('../orchestrator/analysis/change');
 

@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { VARIABLES, ROOT } = require('./config');
-const { ruleText } = require('./report/verdict-words');
+const { ruleText } = require('./analysis/rule-words');
 
 const BEGIN = (name) => `<!-- generated: ${name} (node scripts/docs.js); edit the source, not this block -->`;
 const END = (name) => `<!-- end generated: ${name} -->`;

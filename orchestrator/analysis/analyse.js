@@ -5,7 +5,7 @@
 const { aggregateRepeats } = require('../results/repeats');
 const { sizesOf } = require('../results/reader');
 const { judge, checkOf } = require('./judge');
-const { ruleOf, figureOf } = require('./rules');
+const { ruleOf } = require('./rules');
 const { runContention } = require('./contention');
 
 /** The servers a finding is held against rather than judged: a scenario's baseline (the SQL store). */
@@ -32,16 +32,15 @@ function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: si
   for (const finding of findings) {
     const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned };
     if (finding.check.kind === 'publishedOnly' || finding.across) {
-      verdicts.push({ ...judge(finding, { ...ctx, server: finding.across ? 'all servers' : 'the article\'s', sizes: null }), ...articleFigures(finding) });
+      verdicts.push(judge(finding, { ...ctx, server: finding.across ? 'all servers' : 'the article\'s', sizes: null }));
       continue;
     }
     const refs = referenceServers(scenario, finding);
     for (const server of servers.filter((s) => !refs.includes(s))) {
       const serverRecord = serverRecords.find((r) => r.server === server) || null;
-      verdicts.push({ ...judge(finding, { ...ctx, server, serverRecord, sizes: sizesFor(server), sizeRecord: sizeRecordOf(server) }), ...articleFigures(finding) });
+      verdicts.push(judge(finding, { ...ctx, server, serverRecord, sizes: sizesFor(server), sizeRecord: sizeRecordOf(server) }));
     }
   }
-  for (const v of verdicts) if (v.status !== 'published only') Object.assign(v, articleAtRunSize(findings.find((f) => f.id === v.finding), v));
   return { records, verdicts };
 }
 
@@ -81,15 +80,6 @@ function sizeRecordOf(data, scenario, server) {
 }
 
 /**
- * The article's own figure for a finding, from its published.json (figure: a field, never read
- * out of the article's words). The kit's own questions cite another comparison's figure (TokuMX):
- * said, not drawn.
- */
-function articleFigures(finding) {
-  return { articleRatio: finding.source === 'kit' || !Number.isFinite(finding.figure) ? null : finding.figure };
-}
-
-/**
  * The finding judged on the article's published records, read as one run on the article's
  * clock: a side that names a server of its own (the SQL baseline) is the table's row of that
  * method. Its ratio is what the finding's figure (a field of published.json) must agree with: the
@@ -109,20 +99,6 @@ function judgePublished(finding, publishedRecords, upTo = null) {
   } catch {
     return null; // a check the published table cannot answer: its text says the figure
   }
-}
-
-/**
- * Where a growth was measured up to a smaller x than the article's (1,000 comments per blog where
- * the article went to 10,000), the article's own growth at the largest of its points the run
- * reached (its check's figureAt, the figure the rule held it to): { articleAtRunSize: { x, ratio
- * } }, else nothing.
- */
-function articleAtRunSize(finding, verdict) {
-  const points = finding?.check?.figureAt;
-  if (!finding || finding.check.kind !== 'growth' || finding.source === 'kit' || !Number.isFinite(verdict.at) || !points?.length) return {};
-  if (verdict.at >= Math.max(...points.map((p) => p.x))) return {};
-  const reached = points.filter((p) => p.x <= verdict.at).sort((a, b) => a.x - b.x).at(-1);
-  return reached ? { articleAtRunSize: { x: reached.x, ratio: figureOf(finding.check, verdict.at) } } : {};
 }
 
 module.exports = { analyseRun, analyseScenario, judgePublished, referenceServers, ruleOf };

@@ -19,8 +19,9 @@ const { pairedEstimate, combinedEstimate, singleEstimate, minPairs, METHOD_ONE }
 const { networkOfSides, withNetwork } = require('./network');
 const { flowControlReason } = require('./replication');
 const { checkEvidence } = require('./evidence');
+const { makeVerdict } = require('./verdict');
 const {
-  ruleOf, flatRuleOf, statusOf, HOLDS, FAILS, WEAKER, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, TESTED,
+  ruleOf, flatRuleOf, statusOf, figureOf, HOLDS, FAILS, WEAKER, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, TESTED,
 } = require('./rules');
 
 const pick = (records, where) => records.filter((r) => matches(r, { where }));
@@ -539,6 +540,35 @@ const restsOn = (evidence, dropped) => ({ ...evidence, dropped: dropped.map(({ s
  * size record of the scenario on the server: what a larger budget would reach) }.
  */
 function judge(finding, ctx) {
+  const judged = judgement(finding, ctx);
+  return makeVerdict({ ...judged, ...articleFigures(finding), ...articleAtRunSize(finding, judged) });
+}
+
+/**
+ * The article's own figure for a finding, from its published.json (figure: a field, never read
+ * out of the article's words). The kit's own questions cite another comparison's figure (TokuMX):
+ * said, not drawn.
+ */
+function articleFigures(finding) {
+  return { articleRatio: finding.source === 'kit' || !Number.isFinite(finding.figure) ? null : finding.figure };
+}
+
+/**
+ * Where a growth was measured up to a smaller x than the article's (1,000 comments per blog where
+ * the article went to 10,000), the article's own growth at the largest of its points the run
+ * reached (its check's figureAt, the figure the rule held it to): { articleAtRunSize: { x, ratio
+ * } }, else nothing.
+ */
+function articleAtRunSize(finding, judged) {
+  const points = finding.check?.figureAt;
+  if (judged.status === PUBLISHED_ONLY || finding.check.kind !== 'growth' || finding.source === 'kit' || !Number.isFinite(judged.at) || !points?.length) return {};
+  if (judged.at >= Math.max(...points.map((p) => p.x))) return {};
+  const reached = points.filter((p) => p.x <= judged.at).sort((a, b) => a.x - b.x).at(-1);
+  return reached ? { articleAtRunSize: { x: reached.x, ratio: figureOf(finding.check, judged.at) } } : {};
+}
+
+/** The fields of a verdict, before it is made (judge). */
+function judgement(finding, ctx) {
   const base = { finding: finding.id, scenario: ctx.scenario, server: ctx.server, kit: finding.source === 'kit' };
   const { check } = finding;
   if (check.kind === 'publishedOnly') {

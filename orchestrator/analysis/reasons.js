@@ -13,6 +13,15 @@ const ratioText = (r) => {
   if (r >= 0.01) return `${r.toFixed(2)}×`;
   return `${r.toPrecision(2)}×`;
 };
+/** Bytes in binary units: "1.5 GiB". */
+function formatBytes(bytes) {
+  if (!Number.isFinite(bytes)) return '–';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u += 1; }
+  return `${v.toFixed(u ? 1 : 0)} ${units[u]}`;
+}
 const count = (n) => Number(n).toLocaleString('en-US');
 const msText = (ms) => `${ms.toLocaleString('en-US', { maximumFractionDigits: 1 })} ms`;
 const pct = (share) => `${Math.round(share * 100)}%`;
@@ -71,4 +80,4 @@ function reasonWords(reasons) {
   return reasons.map(reasonText).join('; ');
 }
 
-module.exports = { reasonText, reasonWords, ratioText, REASON_CODES: Object.keys(WORDS) };
+module.exports = { reasonText, reasonWords, ratioText, formatBytes, REASON_CODES: Object.keys(WORDS) };

@@ -4,7 +4,8 @@
 // analysis's own (orchestrator/analysis/judge.js); docs/outputs.md gives the schema. With several
 // runs side by side, each object names its run.
 const { reasonWords } = require('../analysis/reasons');
-const { detailText } = require('../report/verdict-words');
+const { detailText } = require('../analysis/verdict-words');
+const { findingOfScenarios } = require('../analysis/run-model');
 
 /** Numbers as JSON keeps them: a figure that is not finite is null. */
 const num = (x) => (Number.isFinite(x) ? x : null);
@@ -19,6 +20,9 @@ function verdictRecord(v, finding, run = null) {
     server: v.server,
     ...(v.servers ? { servers: v.servers } : {}),
     status: v.status,
+    // the Verdict's own groups (analysis/verdict.js); the columns below repeat their figures flat
+    estimate: { ...estimate(v.estimate), se: num(v.estimate.se), pairs: v.estimate.pairs },
+    article: v.article,
     ratio: num(v.ratio),
     lo: num(v.lo),
     hi: num(v.hi),
@@ -75,14 +79,11 @@ function verdictsJson(runs, findingOf) {
   return `${JSON.stringify(all, null, 2)}\n`;
 }
 
-/** The published finding a verdict is of, looked up in the scenarios' published.json. */
-const findingOfScenarios = (scenarios) => (v) => scenarios.find((s) => s.name === v.scenario)?.loadPublished().findings.find((f) => f.id === v.finding);
-
 const FILE = 'verdicts.json';
 
-/** The exporters' shape (export/index.js): the verdicts the report model holds, as verdicts.json's text. */
-function render({ scenarios, model }) {
-  return verdictsJson(model.runs, findingOfScenarios(scenarios));
+/** The exporters' shape (report/exporters.js): the verdicts of a page's run models, as verdicts.json's text. */
+function render({ runs, scenarios }) {
+  return verdictsJson(runs, findingOfScenarios(scenarios));
 }
 
-module.exports = { FILE, render, verdictsJson, verdictRecord, findingOfScenarios };
+module.exports = { FILE, render, verdictsJson, verdictRecord };

@@ -21,11 +21,10 @@
 //   scale:         "linear" to keep a linear axis whatever the span
 const { writeFileAtomic } = require('../fs-atomic');
 const path = require('node:path');
-const { matches } = require('../results/records');
-const { sizesOf } = require('../results/reader');
 const { serverDisplayName } = require('./server-names');
+const { valueAt } = require('../analysis/run-model');
 const { markdownText } = require('./escape');
-const { ruleText } = require('./verdict-words');
+const { ruleText } = require('../analysis/rule-words');
 
 const WIDTH = 1000;
 const HEIGHT = 560;
@@ -43,34 +42,11 @@ const POINT_STYLES = ['circle', 'triangle', 'rectRot', 'star', 'crossRot'];
 /** What DocumentDB's collStats estimates (count × average size from PostgreSQL's statistics); storageSize is the relation's own size. */
 const ESTIMATED_FIELDS = ['size', 'avgObjSize'];
 
-/** A value at a dotted path ("lowMemory.outcome"). */
-function fieldOf(record, field) {
-  return String(field).split('.').reduce((v, k) => (v === null || v === undefined ? undefined : v[k]), record);
-}
-
-/** The first clause of a recorded reason ("this server answers fire-and-forget (w:0) writes: ..."). */
-function firstClause(text) {
-  return String(text || '').replace(/\s*\([^()]*\)/g, '').split(/: |; |\. |, so /)[0];
-}
+/** A claim at a sentence's start: capitalised, but a name that is its first word (usePowerOf2Sizes) left as it is. */
+const sentenceStart = (text) => (text.split(' ')[0] === text.split(' ')[0].toLowerCase() ? `${text[0].toUpperCase()}${text.slice(1)}` : text);
 
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/**
- * The records a chart may draw: its spec's `drawOnly` rules leave out what would mislead (a
- * "little memory" read where the cache was not cut is a second "own memory" read). Returns the
- * records kept and, per rule, those left out.
- */
-function drawable(records, spec) {
-  const rules = spec.drawOnly || [];
-  const left = rules.map(() => []);
-  const kept = records.filter((r) => rules.every((rule, i) => {
-    if (!matches(r, { where: rule.where }) || fieldOf(r, rule.field) === rule.equals) return true;
-    left[i].push(r);
-    return false;
-  }));
-  return { kept, left };
 }
 
 /**
@@ -96,14 +72,15 @@ function yOf(normalise, source, field) {
     return (r) => (sum && raw(r) !== null ? (raw(r) / sum) * scale : null);
   }
   return (r) => {
-    const d = fieldOf(r, by.field);
+    const d = valueAt(r, by.field);
     return Number.isFinite(d) && d !== 0 && raw(r) !== null ? (raw(r) / d) * scale : null;
   };
 }
 
+/** A line's points from the records it draws (the model's selection: of the spec's step and where). */
 function points(records, spec, y) {
   return records
-    .filter((r) => matches(r, spec) && Number.isFinite(r[spec.x]) && y(r) !== null)
+    .filter((r) => Number.isFinite(r[spec.x]) && y(r) !== null)
     .map((r) => ({ x: r[spec.x], y: y(r) }))
     .sort((a, b) => a.x - b.x);
 }
@@ -114,7 +91,7 @@ function points(records, spec, y) {
  */
 function spreadBand(records, spec, y, colour, label) {
   const band = records
-    .filter((r) => matches(r, spec) && Number.isFinite(r[spec.x]) && r.spread?.[spec.y] && y(r) !== null && r[spec.y])
+    .filter((r) => Number.isFinite(r[spec.x]) && r.spread?.[spec.y] && y(r) !== null && r[spec.y])
     .sort((a, b) => a[spec.x] - b[spec.x]);
   if (!band.length) return [];
   const at = (r, end) => r.spread[spec.y][end] * (y(r) / r[spec.y]);
@@ -221,13 +198,14 @@ function baseOptions(spec, subtitle) {
 }
 
 /**
- * What a source of records is, for yOf: a server's records and the sizes it ran at, or the
- * article's records and its sizes.
+ * What a source of records is, for yOf and the datasets: a server's records (all of them, for a
+ * baseline cell; those the chart draws) and the sizes it ran at, or the article's and its sizes.
+ * drawn: the model's selection of the chart's records (analysis/run-model.js selectionOf).
  */
-function sourcesOf({ measured, published, sizes }) {
+function sourcesOf({ drawn, sizes }) {
   return {
-    servers: [...measured].map(([server, records]) => ({ server, records, sizes: sizes?.byServer?.get(server) || null })),
-    article: { records: published, sizes: sizes?.article || null },
+    servers: [...drawn.servers].map(([server, sel]) => ({ server, records: sel.all, drawn: sel.drawn, sizes: sizes?.byServer?.get(server) || null })),
+    article: { records: drawn.article.all, drawn: drawn.article.selected, sizes: sizes?.article || null },
   };
 }
 
@@ -262,24 +240,23 @@ function normaliseOf(spec, sameScale) {
  *
  * @param spec        a descriptor chart: { title, x, y, series, step?, where?, xLabel, yLabel,
  *                    normalise?, drawOnly?, also?: { y, label } a second measured field drawn dotted, yName }
- * @param measured    Map server name -> measurement records of this scenario
- * @param published   the article's records
+ * @param drawn       { servers: Map server name -> selection, article: selection }: the records it
+ *                    draws, as the run model selected them (analysis/run-model.js selectionOf)
  * @param groups      the series values in order (collections)
  * @param sameScale   whether every server ran at the article's sizes (then nothing is normalised)
  * @param serverRecords the run's server records, for the legend's real names
  * @param sizes       { article, byServer: Map server -> sizes }: for a `divideBy.sizes` normalisation
  */
-function lineChartConfig({ spec, measured, published = [], groups, sameScale, serverRecords, sizes }) {
+function lineChartConfig({ spec, drawn, groups, sameScale, serverRecords, sizes }) {
   const normalise = normaliseOf(spec, sameScale);
-  const { servers, article } = sourcesOf({ measured, published, sizes });
-  const names = serverLabels(measured, serverRecords);
+  const { servers, article } = sourcesOf({ drawn, sizes });
+  const names = serverLabels(drawn.servers, serverRecords);
   const datasets = [];
   let colour = 0;
   for (const source of servers) {
     const y = yOf(normalise, source, spec.y);
-    const { kept } = drawable(source.records, spec);
     groups.forEach((group, g) => {
-      const ofGroup = kept.filter((r) => r[spec.series] === group);
+      const ofGroup = source.drawn.filter((r) => r[spec.series] === group);
       const data = points(ofGroup, spec, y);
       if (!data.length) return;
       const c = PALETTE[colour++ % PALETTE.length];
@@ -303,7 +280,7 @@ function lineChartConfig({ spec, measured, published = [], groups, sameScale, se
   }
   const y = yOf(normalise, article, spec.y);
   groups.forEach((group, i) => {
-    const data = points(published.filter((r) => r[spec.series] === group), spec, y);
+    const data = points(article.drawn.filter((r) => r[spec.series] === group), spec, y);
     if (!data.length) return;
     const c = PUBLISHED_COLOURS[i % PUBLISHED_COLOURS.length];
     datasets.push({
@@ -333,23 +310,22 @@ function lineChartConfig({ spec, measured, published = [], groups, sameScale, se
  *
  * @param spec a descriptor chart: { title, category, categories?, series, y, step?, where?, yLabel, normalise?, drawOnly? }
  */
-function barChartConfig({ spec, measured, published = [], groups, sameScale, serverRecords, sizes }) {
+function barChartConfig({ spec, drawn, groups, sameScale, serverRecords, sizes }) {
   const normalise = normaliseOf(spec, sameScale);
-  const { servers, article } = sourcesOf({ measured, published, sizes });
-  const names = serverLabels(measured, serverRecords);
+  const { servers, article } = sourcesOf({ drawn, sizes });
+  const names = serverLabels(drawn.servers, serverRecords);
   const valueAt = (records, y, group, category) => {
-    const r = records.find((x) => matches(x, spec) && x[spec.series] === group && x[spec.category] === category);
+    const r = records.find((x) => x[spec.series] === group && x[spec.category] === category);
     return r ? y(r) : null;
   };
-  const all = [...servers.flatMap((s) => drawable(s.records, spec).kept), ...published].filter((r) => matches(r, spec));
+  const all = [...servers.flatMap((s) => s.drawn), ...article.drawn];
   const declared = spec.categories || [...new Set(all.map((r) => r[spec.category]))];
   const datasets = [];
   let colour = 0;
   for (const source of servers) {
     const y = yOf(normalise, source, spec.y);
-    const { kept } = drawable(source.records, spec);
     for (const group of groups) {
-      const data = declared.map((c) => valueAt(kept, y, group, c));
+      const data = declared.map((c) => valueAt(source.drawn, y, group, c));
       if (data.every((v) => v === null)) continue;
       const c = PALETTE[colour++ % PALETTE.length];
       datasets.push({ label: `${names.get(source.server)} · ${groupLabel(spec, group)}`, data, backgroundColor: c, borderColor: c, borderWidth: 1, maxBarThickness: BAR_MAX, yAxisID: 'y', source: 'measured' });
@@ -357,7 +333,7 @@ function barChartConfig({ spec, measured, published = [], groups, sameScale, ser
   }
   const y = yOf(normalise, article, spec.y);
   groups.forEach((group, i) => {
-    const data = declared.map((c) => valueAt(published, y, group, c));
+    const data = declared.map((c) => valueAt(article.drawn, y, group, c));
     if (data.every((v) => v === null)) return;
     const c = PUBLISHED_COLOURS[i % PUBLISHED_COLOURS.length];
     datasets.push({
@@ -395,16 +371,10 @@ function chartConfig(args) {
 
 // ---- what a page prints under a chart ------------------------------------------------------
 
-/**
- * A finding's rule as a sentence: what it compares (the first sentence of its decidedBy, after
- * the lead on how it is decided), then its bands from its threshold table (ruleText); a check that
- * is no ratio (a crossing) says its rule in its decidedBy.
- */
+/** A finding's rule as a sentence, from its threshold table (ruleText); null for one decided by no measurement. */
 function ruleSentence(finding) {
-  const first = String(finding.decidedBy || '').replace(/^Decided on [^:]*: /, '').split(/\.(?:\s|$)/)[0].trim();
-  if (!first) return null;
-  const bands = ruleText(finding);
-  return `${first[0].toUpperCase()}${first.slice(1)}${bands ? `: ${bands}` : ''}.`;
+  const words = ruleText(finding);
+  return words ? `${words}.` : null;
 }
 
 /**
@@ -429,10 +399,11 @@ function sizeDifference(ran, article, only = null) {
  * writes' acknowledgement, sizes a server estimated, what the spec's drawOnly left out, values a
  * log axis cannot draw, and a chart with nothing measured in it.
  */
-function differences({ spec, measured, published, names, sizes, config }) {
+function differences({ spec, drawn: chart, names, sizes, config }) {
   const out = [];
+  const measured = chart.servers;
   // a phrase that holds for some of the chart's servers only is said with their names
-  const drawnServers = [...measured].filter(([, records]) => records.some((r) => matches(r, spec))).map(([server]) => server);
+  const drawnServers = [...measured].filter(([, sel]) => sel.selected.length).map(([server]) => server);
   const said = new Map(); // a phrase's text -> { phrase, servers it holds for }
   const say = (server, phrase) => {
     const p = typeof phrase === 'string' ? { text: phrase } : phrase;
@@ -453,24 +424,23 @@ function differences({ spec, measured, published, names, sizes, config }) {
     // servers that record no sizes of their own (the SQL stand-in) ran at the others'
     for (const [text, who] of bySize) out.push(bySize.size > 1 ? `${who.join(', ')}: ${text}` : text);
   }
-  for (const [server, records] of measured) {
-    const drawn = records.filter((r) => matches(r, spec));
+  for (const [server, { selected: drawn, left: leftOut }] of measured) {
     // writes acknowledged where the article's were not (or the other way)
-    const articleWrites = spec.articleWrites || [...new Set(published.filter((r) => matches(r, spec) && r.writeConcern).map((r) => r.writeConcern))][0];
+    const articleWrites = spec.articleWrites || [...new Set(chart.article.selected.filter((r) => r.writeConcern).map((r) => r.writeConcern))][0];
     const writes = [...new Set(drawn.map((r) => r.writeConcern).filter(Boolean))];
     if (articleWrites && writes.length && writes.some((w) => w !== articleWrites)) {
       const refused = drawn.find((r) => r.unacknowledged?.outcome === 'refused');
-      say(server, `${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? `, because ${firstClause(refused.unacknowledged.reason)}` : ''}`);
+      say(server, `${writes.join(', ')} writes where the article's were ${articleWrites}${refused ? ', because the scripts\' probe refused w:0 on this server (its notes say why)' : ''}`);
     }
     if (ESTIMATED_FIELDS.includes(spec.y) && drawn.some((r) => Number.isFinite(r[spec.y]) && r.sizesEstimated === true)) {
       // said on the chart too: a curve of estimates must not be read as the data growing or shrinking
       say(server, { onChart: true, text: `${spec.y} is the server's estimate (DocumentDB's, from PostgreSQL's statistics), which jumps when PostgreSQL re-analyzes the table` });
     }
     (spec.drawOnly || []).forEach((rule, i) => {
-      const left = drawable(records, spec).left[i].filter((r) => matches(r, spec));
+      const left = leftOut[i];
       if (!left.length) return;
-      const reason = rule.reason && fieldOf(left[0], rule.reason);
-      say(server, `${rule.else}${reason ? ` (${firstClause(reason)})` : ''}`);
+      const reason = rule.reason && valueAt(left[0], rule.reason);
+      say(server, `${rule.else}${reason ? ` (${reason})` : ''}`);
     });
   }
   for (const { phrase, servers } of said.values()) {
@@ -492,53 +462,37 @@ function readingSentence(spec, drawn) {
 }
 
 /**
- * Whether every server ran the scenario at the article's sizes and passes (then the values are
- * drawn as recorded, beside the article's).
- */
-function atArticleSize(scenario, byServer) {
-  const article = scenario.sizes.article;
-  // a server that records no sizes (the SQL stand-in beside log-inserts) runs at the others'
-  const known = [...byServer.values()].filter(Boolean);
-  return known.length > 0 && known.every((ran) => Object.entries(article).every(([k, v]) => ran[k] === v));
-}
-
-/**
  * Every chart of a scenario as data: { id, file, title, config, caption, rules, differs, scale,
  * normalised }. Nothing is rendered; renderScenarioCharts draws them.
  *
- * @param scenario      a discovered scenario (its charts, sizes, published data)
- * @param records       the scenario's measurement records (every server's; repeats aggregated)
- * @param serverRecords the run's server records (results.jsonl `server` lines)
- * @param runData       the run as results/reader's readRun returns it (for the sizes each server
- *                      ran at); absent for the article's own figures
+ * @param model         the scenario's part of the run model (analysis/run-model.js: its descriptor,
+ *                      published data, measured records, the sizes each server ran at, whether at
+ *                      the article's, and the records each chart draws), or the article's alone
+ * @param serverRecords the run's server records (results.jsonl `server` lines), for the legends
  */
-function scenarioCharts({ scenario, records = [], serverRecords = [], runData = null }) {
-  const published = scenario.loadPublished();
-  const measured = new Map();
-  for (const s of serverRecords) {
-    const rs = records.filter((r) => r.server === s.server);
-    if (rs.length) measured.set(s.server, rs);
-  }
-  const passes = runData?.run?.params?.passes?.[scenario.name];
+function scenarioCharts(model, serverRecords = []) {
+  const { scenario, published, measured } = model;
+  const ranAt = new Map(model.ran.map((x) => [x.server, x.sizes]));
   const byServer = new Map([...measured.keys()].map((server) => {
-    const ran = runData ? sizesOf(runData, scenario.name, server) : null;
-    return [server, ran ? { ...ran, ...(Number.isFinite(passes) ? { passes } : {}) } : null];
+    const ran = ranAt.get(server);
+    return [server, ran ? { ...ran, ...(Number.isFinite(model.passes) ? { passes: model.passes } : {}) } : null];
   }));
   // the article's sizes in the scenario's variables (published.json may name its own as well)
   const sizes = { article: { ...(published.sizes || {}), ...scenario.sizes.article }, byServer };
-  const sameScale = !measured.size || atArticleSize(scenario, byServer);
+  const sameScale = !measured.size || model.atArticleSize;
   const names = serverLabels(measured, serverRecords);
   const findings = published.findings || [];
   const charts = [];
-  for (const spec of scenario.charts) {
+  for (const drawn of model.charts) {
+    const { spec } = drawn;
     // a chart of what only some servers measure (server-side time) is drawn where one did
     if (spec.optional && ![...measured.values()].flat().some((r) => Number.isFinite(r[spec.y]))) continue;
-    const config = chartConfig({ spec, measured, published: published.records, groups: spec.groups || scenario.collections, sameScale, serverRecords, sizes });
+    const config = chartConfig({ spec, drawn, groups: spec.groups || scenario.collections, sameScale, serverRecords, sizes });
     if (!config.data.datasets.length) continue; // nothing measured and nothing published to draw
     const rules = (spec.findings || []).map((id) => findings.find((f) => f.id === id)).filter(Boolean)
       .map((f) => ({ id: f.id, claim: f.claim, rule: ruleSentence(f) })).filter((r) => r.rule);
     const reading = readingSentence(spec, config.drawn);
-    const differs = differences({ spec, measured, published: published.records, names, sizes: measured.size ? sizes : null, config });
+    const differs = differences({ spec, drawn, names, sizes: measured.size ? sizes : null, config });
     const onChart = differs.filter((d) => d.onChart).map((d) => d.text);
     if (onChart.length) config.options.plugins.subtitle = { display: true, text: [config.options.plugins.subtitle.text, ...onChart].filter(Boolean) };
     charts.push({
@@ -546,7 +500,7 @@ function scenarioCharts({ scenario, records = [], serverRecords = [], runData = 
       file: `${scenario.name}-${spec.id}.png`,
       title: spec.title,
       config,
-      caption: [...rules.map((r) => r.rule), reading].filter(Boolean).join(' '),
+      caption: [...rules.map((r) => `${sentenceStart(r.claim)}: ${r.rule}`), reading].filter(Boolean).join(' '),
       rules,
       differs: differs.map((d) => d.text),
       scale: config.drawn.log ? 'log' : 'linear',
@@ -561,9 +515,9 @@ function scenarioCharts({ scenario, records = [], serverRecords = [], runData = 
  * [{ file, title, caption, rules: [{ id, claim, rule }], differs: [phrases], scale, normalised }].
  * Arguments as scenarioCharts, and outDir.
  */
-async function renderScenarioCharts({ outDir, ...args }) {
+async function renderScenarioCharts(model, serverRecords, outDir) {
   const out = [];
-  for (const chart of scenarioCharts(args)) {
+  for (const chart of scenarioCharts(model, serverRecords)) {
     writeFileAtomic(path.join(outDir, chart.file), await renderChart(chart.config));
     const { config, ...shown } = chart;
     out.push(shown);

@@ -1,10 +1,9 @@
 'use strict';
 // Text from a server, a script's output, a log, a server's name or a run folder, encoded for the
 // context it is placed in (OWASP's output-encoding rule), so none of it becomes markup: HTML text
-// and attributes (escapeHtml), a line of markdown or a table cell (markdownText). The page's
-// markdown is rendered by pageMarkdown, which renders the kit's own markdown with raw HTML off,
-// images off and links only to anchors and http(s) pages: a second wall behind the escaping.
-const { Marked } = require('marked');
+// and attributes (escapeHtml), a line of markdown or a table cell (markdownText). The page
+// renders no markdown: what summary.md and report.html both say is held as blocks (blocks.js),
+// each written in its own form, a run's words escaped for each.
 
 const HTML = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -34,22 +33,4 @@ function markdownText(text) {
     .replace(/^(\s*\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
 }
 
-const SAFE_HREF = /^(#|https?:\/\/)/i;
-
-/**
- * The page's markdown renderer: raw HTML shown as text, images as their alt text (the page's
- * charts are placed by html.js as data: URIs), links kept only to the page's anchors and to
- * http(s) pages.
- */
-const pageMarkdown = new Marked({
-  gfm: true,
-  renderer: {
-    html: ({ text }) => escapeHtml(text),
-    image: ({ text }) => escapeHtml(text),
-    link(token) {
-      return SAFE_HREF.test(token.href) ? false : this.parser.parseInline(token.tokens);
-    },
-  },
-});
-
-module.exports = { escapeHtml, markdownText, pageMarkdown };
+module.exports = { escapeHtml, markdownText };

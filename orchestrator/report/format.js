@@ -14,14 +14,8 @@ function formatValue(value, format = 'raw') {
   return (FORMATS[format] || FORMATS.raw)(value);
 }
 
-function formatBytes(bytes) {
-  if (!Number.isFinite(bytes)) return '–';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let v = bytes;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) { v /= 1024; u += 1; }
-  return `${v.toFixed(u ? 1 : 0)} ${units[u]}`;
-}
+// formatBytes says a verdict's sizes too, so it lives with the analysis's other number words
+const { formatBytes } = require('../analysis/reasons');
 
 // markdownText (text a server or a script wrote, for markdown) lives with the other encoders in escape.js
 const { markdownText } = require('./escape');

@@ -6,11 +6,15 @@
 // what a reader checks only sometimes (calibration, client path, sizes) sits in the appendix.
 const fs = require('node:fs');
 const path = require('node:path');
-const { writeFileAtomic } = require('../fs-atomic');
-const { escapeHtml, pageMarkdown } = require('./escape');
-const { STATUSES, ratioText, bandsText, firstClause } = require('./model');
+const { escapeHtml } = require('./escape');
+const { STATUSES, ratioText, bandsText } = require('./model');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
-const { ruleText } = require('./verdict-words');
+const { ruleText } = require('../analysis/rule-words');
+const { blocksHtml, tableHtml, inlineHtml } = require('./blocks');
+const { ruleOf, bandsOf } = require('../analysis/rules');
+
+/** The legend's example: an article's "28×" (log-inserts' first claim) held at its order, past a 10% margin of no effect. */
+const LEGEND_CHECK = { kind: 'ratio', says: 'order', figure: 28, margin: 0.1 };
 
 // CJK and Cyrillic in the stack: the articles' titles and quotes are Chinese and Russian
 const FONTS = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "PingFang SC", "Microsoft YaHei", sans-serif';
@@ -61,7 +65,7 @@ table.data { font-size: 12.5px; margin: 6px 0 10px; max-width: 100%; }
 table.data th, table.data td { border: 1px solid #ddd; padding: 2px 6px; }
 table.data th { background: #f3f3f3; font-weight: 600; }
 table.data td { text-align: right; font-variant-numeric: tabular-nums; }
-table.data td:first-child { text-align: left; }
+table.data td:first-child, table.data td.text { text-align: left; }
 .tablewrap { max-width: 100%; overflow-x: auto; }
 .findings { margin: 4px 0 8px; padding-left: 0; list-style: none; }
 .findings > li { margin: 6px 0; padding: 4px 8px; border-left: 4px solid #ccc; background: #fafafa; }
@@ -144,7 +148,7 @@ function matrixHtml(model) {
   const body = [];
   for (const a of model.articles) {
     if (!a.rows.length && !a.foldedRow) continue;
-    body.push(`<tr class="group"><td colspan="${span}"><b>${escapeHtml(a.scenario)}</b> · ${articleLabel(a)} · ${escapeHtml(firstClause(a.publishedServer || ''))} · <a href="#${a.anchor}">section and charts</a></td></tr>`);
+    body.push(`<tr class="group"><td colspan="${span}"><b>${escapeHtml(a.scenario)}</b> · ${articleLabel(a)} · ${escapeHtml(a.publishedServer || '')} · <a href="#${a.anchor}">section and charts</a></td></tr>`);
     for (const row of a.rows) body.push(rowHtml(row, columns));
     if (a.foldedRow) body.push(rowHtml(a.foldedRow, columns));
   }
@@ -157,8 +161,8 @@ function matrixHtml(model) {
 
 function tallyHtml(model) {
   const chips = STATUSES.filter((s) => model.tally[s]).map((s) => `<span class="chip ${statusClass(s)}">${model.tally[s]} ${escapeHtml(s)}</span>`);
-  // the bands of a claim of "28×" held at its order: does not hold, holds weaker, holds
-  const legend = `<span class="legend">${ratioBar([{ from: 0, to: 1.1, status: 'does not hold' }, { from: 1.1, to: 5.3, status: 'holds, weaker' }, { from: 5.3, to: Infinity, status: 'holds' }], 3, 28)}`
+  // the bands of a claim of "28×" held at its order, from its rule's thresholds: does not hold, holds weaker, holds
+  const legend = `<span class="legend">${ratioBar(bandsOf(ruleOf(LEGEND_CHECK)), 3, LEGEND_CHECK.figure)}`
     + ' ● measured, ├─┤ its 95% interval over n pairs, ◇ the article, on one log scale 0.01×–100× (tick at 1×) over the rule\'s bands (holds at the article\'s order or in its band; holds, weaker short of it) · a cell links to its evidence</span>';
   return `<div class="tally">${chips.join('')}${legend}</div>`;
 }
@@ -168,15 +172,11 @@ function factsHtml(model) {
     const servers = model.columns.filter((c) => c.run === r.index).map((c) => `<b>${escapeHtml(c.name)}</b> (<code>${escapeHtml(c.server)}</code>)`);
     const baselines = r.data.servers.filter((s) => s.baselineFor).map((s) => `${escapeHtml(s.product)} ${escapeHtml(String(s.version).split(' ')[0])} as the SQL baseline`);
     const f = r.facts;
-    const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${pageMarkdown.parseInline(n)}</p>`).join('');
+    const notes = r.notes.map((n) => `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${inlineHtml(n)}</p>`).join('');
     return `<p class="facts">${model.runs.length > 1 ? `<b>${escapeHtml(r.label)}</b>: ` : ''}${escapeHtml(f.date)} · ${escapeHtml(f.machine)} · ${escapeHtml(f.kit)} · ${escapeHtml(f.size)} · ${escapeHtml(f.shell)} · ${[...servers, ...baselines].join(', ')} · ${escapeHtml(f.busy)}</p>${notes}`;
   }).join('\n');
 }
 
-function tableHtml({ header, rows }) {
-  return `<div class="tablewrap"><table class="data"><thead><tr>${header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead>`
-    + `<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
-}
 
 /**
  * A chart's src: embedded where it lies beside the page (a run's own report opens alone), else
@@ -208,8 +208,9 @@ function findingEvidence(row, columns, said) {
       + `<span class="rule">${escapeHtml(row.rule)}.</span><ul class="verdicts">${lines}</ul></li>`;
   }
   const drawn = Number.isFinite(row.article.ratio) && row.bands ? ` (drawn as ${escapeHtml(row.article.text)})` : '';
+  // a kit question's published.json says what the article said beside it, naming the article itself
   return `<li id="${row.anchor}"><b>${row.kit ? 'The kit\'s question: ' : ''}${escapeHtml(row.claim)}</b><br>`
-    + `<span class="rule">${row.kit ? 'Beside it, the article' : 'The article'}: ${escapeHtml(row.published.replace(/^the article: /, ''))}${drawn}.<br>${row.reasoning ? `What it claimed: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
+    + `<span class="rule">${row.kit ? 'Beside it, ' : 'The article: '}${escapeHtml(row.published)}${drawn}.<br>${row.reasoning ? `What it claimed: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
     + `<ul class="verdicts">${lines}</ul></li>`;
 }
 
@@ -235,12 +236,12 @@ function articleHtml(article, model, sectionsOf, outDir) {
     for (const s of section.servers) {
       parts.push(`<h3 id="${article.anchor}-${run.index}-${escapeHtml(s.server)}">Tables: ${escapeHtml(s.name)}${runNote}</h3>`);
       for (const t of s.tables) parts.push(`<p><b>${escapeHtml(t.title)}</b></p>`, tableHtml(t));
-      // the scripts' notes, counts and once-only steps: markdown the scenario's notes are written in
+      // the scripts' notes, counts and once-only steps
       const more = [...s.declared, ...s.notes, s.once, s.counts, s.serverTime].filter(Boolean);
-      if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${more.map((m) => pageMarkdown.parse(m)).join('')}</details>`);
+      if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${blocksHtml(more)}</details>`);
     }
     for (const chart of section.charts) {
-      const src = pngSrc(chart.file, outDir);
+      const src = pngSrc(chart.path, outDir);
       if (!src) continue;
       // a rule is said under the first chart that draws its finding, and pointed to after that
       const caption = [
@@ -269,7 +270,7 @@ function appendixHtml(model, appendixOf) {
   const parts = ['<h2 id="appendix">Appendix</h2>'];
   for (const run of model.runs) {
     for (const item of appendixOf(run.index)) {
-      parts.push(`<details${item.open ? ' open' : ''}><summary>${escapeHtml(item.title)}${model.runs.length > 1 ? ` (${escapeHtml(run.label)})` : ''}</summary>${pageMarkdown.parse(item.markdown)}</details>`);
+      parts.push(`<details${item.open ? ' open' : ''}><summary>${escapeHtml(item.title)}${model.runs.length > 1 ? ` (${escapeHtml(run.label)})` : ''}</summary>${blocksHtml(item.blocks)}</details>`);
     }
   }
   return `<section class="appendix">${parts.join('\n')}</section>`;
@@ -320,10 +321,13 @@ ${body}
 `;
 }
 
-/** Writes report.html into outDir; returns its file name. */
-function writeHtmlReport(outDir, page) {
-  writeFileAtomic(path.join(outDir, 'report.html'), reportHtml(page));
-  return 'report.html';
+/** report.html's text of a page (page.js): its sections and its appendix, less what summary.md alone keeps. */
+function htmlReport(page) {
+  const sections = new Map(page.parts.map((p) => [`${p.run.index}|${p.name}`, p.section]));
+  return reportHtml({
+    model: page.model, title: page.title, outDir: page.outDir,
+    sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => page.appendix.get(run).filter((i) => !i.summary),
+  });
 }
 
-module.exports = { writeHtmlReport, reportHtml, ratioBar, escapeHtml, FONTS };
+module.exports = { htmlReport, reportHtml, ratioBar, escapeHtml, FONTS };

@@ -5,16 +5,13 @@
 // that differs from the article's server (a table scan where the article had an index).
 // report.html, summary.md and verdicts.png are views of this model; each run folder is read once.
 const path = require('node:path');
-const { readRun, sizesOf } = require('../results/reader');
 const { fractionOf } = require('../sizing/planner');
-const { analyseRun } = require('../analysis/analyse');
-const { bandsOf: bandsOfRule, ruleOf, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
-const { checkOf } = require('../analysis/judge');
+const { bandsOf: bandsOfRule, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
+const { ruleOfFinding } = require('../analysis/rule-words');
 const { reasonWords } = require('../analysis/reasons');
-const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('./verdict-words');
+const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('../analysis/verdict-words');
 const { serverDisplayName } = require('./server-names');
 const { formatBytes } = require('./format');
-const { markdownText } = require('./escape');
 
 /** A column where the run did not run the finding's scenario. */
 const NOT_RUN = 'not run';
@@ -22,24 +19,7 @@ const NOT_RUN = 'not run';
 const anchorOf = (...parts) => parts.join('-').toLowerCase().replace(/[^a-z0-9-]+/g, '-');
 
 /** A finding's bands on the ratio scale, from its one threshold table (analysis/rules.js), held to the article's figure. */
-const bandsOf = (finding) => bandsOfRule(ruleOf(checkOf(finding)));
-
-/** The first clause of a sentence: up to its first ": " or "; " outside parentheses, with long asides dropped. */
-function firstClause(text) {
-  const t = String(text || '').trim();
-  let depth = 0;
-  let cut = t.length;
-  for (let i = 0; i < t.length; i += 1) {
-    if (t[i] === '(') depth += 1;
-    else if (t[i] === ')') depth -= 1;
-    else if (depth === 0 && (t[i] === ':' || t[i] === ';') && t[i + 1] === ' ') { cut = i; break; }
-  }
-  let prev;
-  let out = t.slice(0, cut);
-  // an aside longer than a few words belongs to the evidence, not to a one-line reason
-  do { prev = out; out = out.replace(/\s*\([^()]{16,}\)/g, ''); } while (out !== prev);
-  return out;
-}
+const bandsOf = (finding) => bandsOfRule(ruleOfFinding(finding));
 
 /**
  * One cell of the matrix from one verdict: its status, its ratio with the interval and n, the
@@ -77,19 +57,19 @@ function cellOf(verdict, finding, anchor) {
 }
 
 /**
- * What a reader must know of how a run went, said under its facts: that it was resumed, and from where; that another run
+ * What a reader must know of how a run went, said under its facts (each note inline parts, blocks.js): that it was resumed, and from where; that another run
  * of the kit shared the machine during its timed steps (the verdicts decided on them say so too).
  */
 function runNotes(data) {
   const { resumes, steps } = data;
   const where = (from) => (from.afterStep ? [from.afterStep.server, from.afterStep.scenario, from.afterStep.step, from.afterStep.pass ? `pass ${from.afterStep.pass}` : null].filter(Boolean).join(' · ') : 'its start');
-  // markdown, the run's own words in it as text (markdownText)
-  const resumed = resumes.filter((r) => r.from).map(({ from }) => `**Resumed** after ${markdownText(where(from))} (it had ended: ${markdownText(from.ended)}).`).join('\n\n');
+  // inline parts (blocks.js): the run's own words in them as text
+  const resumed = resumes.filter((r) => r.from).map(({ from }) => [{ strong: { say: 'Resumed' } }, { say: ' after ' }, where(from), { say: ' (it had ended: ' }, from.ended, { say: ').' }]);
   const sharedSteps = steps.filter((st) => st.otherRuns?.length);
   const shared = sharedSteps.length
-    ? `**Another run of the kit shared this machine** during ${sharedSteps.length} timed step(s) (${markdownText([...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', '))}): their numbers may be disturbed, and the verdicts decided on them say so.`
-    : '';
-  return [resumed, shared].filter(Boolean);
+    ? [[{ strong: { say: 'Another run of the kit shared this machine' } }, { say: ` during ${sharedSteps.length} timed step(s) (` }, [...new Set(sharedSteps.flatMap((st) => st.otherRuns.map((o) => o.runId)))].join(', '), { say: '): their numbers may be disturbed, and the verdicts decided on them say so.' }]]
+    : [];
+  return [...resumed, ...shared];
 }
 
 /** The run's facts for the line above the matrix: date, machine, kit, size, shell, and how busy the machine was. */
@@ -107,18 +87,18 @@ function runFacts(data, contention = null) {
 }
 
 /**
- * The model of one or more runs. runs: [{ dir, data? }] (data: readRun's answer, read here where
- * absent). Returns { runs, columns, articles, kitRows, tally }; each run keeps its scenarios'
- * records (repeats aggregated) and verdicts for the views that need more than the matrix.
+ * The page's model of one or more runs, from their run models (analysis/run-model.js: each read
+ * and analysed once). Returns { runs, columns, articles, kitRows, rows, tally }; each run keeps its
+ * run model's parts (scenarios' records and drawn records, verdicts) for the views that need more
+ * than the matrix.
  */
-function buildReportModel(runs, scenarios) {
-  const many = runs.length > 1;
-  const models = runs.map((r, index) => {
-    const data = r.data || readRun(r.dir);
-    const { scenarios: ran, recordsOf, verdicts, contention } = analyseRun(data, scenarios);
+function buildReportModel(runModels, scenarios) {
+  const many = runModels.length > 1;
+  const models = runModels.map((run, index) => {
+    const { data, contention } = run;
     // the servers judged: every server the run started but a baseline (the SQL store held against them)
     const judged = data.servers.filter((s) => !s.baselineFor);
-    return { index, dir: r.dir, label: path.basename(r.dir), data, facts: runFacts(data, contention), contention, notes: runNotes(data), scenarios: ran, recordsOf, verdicts, judged };
+    return { ...run, index, label: path.basename(run.dir), facts: runFacts(data, contention), notes: runNotes(data), judged };
   });
 
   const columns = models.flatMap((m) => m.judged.map((s) => ({
@@ -128,11 +108,13 @@ function buildReportModel(runs, scenarios) {
 
   const articles = [];
   const kitRows = [];
-  for (const scenario of scenarios.filter((s) => models.some((m) => m.scenarios.includes(s)))) {
+  // a run ran a scenario by its name (its run model may hold descriptors discovered apart)
+  const ran = (m, scenario) => m.scenarioModels.has(scenario.name);
+  for (const scenario of scenarios.filter((s) => models.some((m) => ran(m, s)))) {
     const published = scenario.loadPublished();
     const findings = published.findings || [];
     const article = {
-      scenario: scenario.name, title: scenario.title, article: scenario.article, publishedServer: published.server, anchor: anchorOf('article', scenario.name), rows: [], foldedRow: null,
+      scenario: scenario.name, title: scenario.title, article: scenario.article, publishedServer: published.serverInBrief ?? published.server, anchor: anchorOf('article', scenario.name), rows: [], foldedRow: null,
     };
     for (const finding of findings) {
       const anchor = anchorOf('finding', scenario.name, finding.id);
@@ -146,7 +128,7 @@ function buildReportModel(runs, scenarios) {
       };
       for (const col of columns) {
         const m = models[col.run];
-        if (!m.scenarios.includes(scenario)) { row.cells[col.key] = { status: NOT_RUN, reason: '', bands: null, ratio: null, ratioText: '' }; continue; }
+        if (!ran(m, scenario)) { row.cells[col.key] = { status: NOT_RUN, reason: '', bands: null, ratio: null, ratioText: '' }; continue; }
         // a finding across servers (zstd against none) or published only is one verdict for the whole run
         const v = m.verdicts.find((x) => x.scenario === scenario.name && x.finding === finding.id && (x.server === col.server || x.server === 'all servers' || x.server === 'the article\'s'));
         if (!v) { row.cells[col.key] = { status: NOT_RUN, reason: 'not measured on this server', bands: null, ratio: null, ratioText: '' }; continue; }
@@ -162,9 +144,10 @@ function buildReportModel(runs, scenarios) {
       article.foldedRow = {
         id: 'published-only', scenario: scenario.name, folded: article.publishedOnly,
         claim: `${article.publishedOnly.length} finding${article.publishedOnly.length === 1 ? '' : 's'} about what no server today runs: ${article.publishedOnly.map((r) => r.claim).join('; ')}`,
-        published: article.publishedOnly.map((r) => r.published).join('; '), rule: firstClause(first.rule), kit: false,
+        // what "published only" means, said once for the row; each cell's reason in brief (published.json's reasonInBrief)
+        published: article.publishedOnly.map((r) => r.published).join('; '), rule: 'not decided by a measurement', kit: false,
         article: { ratio: null, text: article.publishedOnly.map((r) => r.article.text).filter(Boolean).join(', ') }, bands: null,
-        anchor: anchorOf('finding', scenario.name, 'published-only'), cells: Object.fromEntries(Object.entries(first.cells).map(([k, c]) => [k, { ...c, reason: firstClause(c.reason) }])),
+        anchor: anchorOf('finding', scenario.name, 'published-only'), cells: Object.fromEntries(Object.entries(first.cells).map(([k, c]) => [k, { ...c, reason: first.finding.check.reasonInBrief ?? c.reason }])),
       };
     }
     articles.push(article);
@@ -178,7 +161,7 @@ function buildReportModel(runs, scenarios) {
 
 /** The size a server ran a scenario at, as a share of the article's ("50% of the article's size"), or null. */
 function sizeShare(runModel, scenario, server) {
-  const sizes = sizesOf(runModel.data, scenario.name, server);
+  const sizes = runModel.sizesOf(scenario.name, server);
   if (!sizes) return null;
   try {
     const f = fractionOf(scenario, sizes);
@@ -189,5 +172,5 @@ function sizeShare(runModel, scenario, server) {
 }
 
 module.exports = {
-  buildReportModel, bandsOf, ratioText, bandsText, firstClause, sizeShare, anchorOf, STATUSES, NOT_RUN,
+  buildReportModel, bandsOf, ratioText, bandsText, sizeShare, anchorOf, STATUSES, NOT_RUN,
 };

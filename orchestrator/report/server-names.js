@@ -2,7 +2,6 @@
 // A server's real name, from what results.jsonl recorded of it (its `server` record), so the
 // report, summary.md, the charts and verdicts.png say "FerretDB 2.7 / DocumentDB 1.0 on
 // PostgreSQL 18.6" where the run only knew it as `embedded`.
-const { topologyWords } = require('../results/records');
 
 /** "v2.7.0" or "8.2.6" → "2.7" / "8.2.6": FerretDB by major.minor (its patch says nothing of the engine), MongoDB in full. */
 function shortVersion(version, full = false) {
@@ -25,9 +24,12 @@ function compressorOf(server) {
   return fromText ? fromText[1] : null;
 }
 
-/** Standalone, or a replica set where the record says so (a topology or a set name). */
+/**
+ * Standalone, or a replica set where the record says so (a topology or a set name): the run
+ * model's words for it (analysis/run-model.js), else the record's own.
+ */
 function topologyOf(server) {
-  if (server.topology) return topologyWords(server);
+  if (server.topology) return server.deployment?.words ?? String(server.topology);
   if (server.setName || server.replicaSet) return `replica set ${server.setName || server.replicaSet}`;
   if (/-rs\b|replica/i.test(String(server.spec || ''))) return 'replica set';
   // a server the kit started is a standalone unless it says otherwise; of a user's, nothing is known

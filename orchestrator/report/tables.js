@@ -3,7 +3,6 @@
 // a group field (collection), each column measured and, where the article has it, published.
 const { formatValue } = require('./format');
 const { markdownText } = require('./escape');
-const { matches } = require('../results/records');
 
 function uniqueSorted(values) {
   return [...new Set(values)].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b))));
@@ -13,15 +12,15 @@ function uniqueSorted(values) {
  * @param spec      a descriptor table: { title, step?, where?, row, group, columns: [{ field, label, published,
  *                  publishedOnly, format }] }: published adds the article's column beside the measured one,
  *                  publishedOnly shows the article's alone
- * @param measured  measurement records of one server
- * @param published the article's records (same field names), or []
+ * @param measured  measurement records of one server that the table shows (the run model's
+ *                  selection: of its step and where; analysis/run-model.js)
+ * @param published the article's records it shows (same field names), or []
  * @param groups    the group values in order (the descriptor's collections)
  * @returns {{ header: string[], rows: string[][] }}
  */
 function pivotTable(spec, measured, published, groups) {
-  const pick = (records) => records.filter((r) => matches(r, spec));
-  const m = pick(measured);
-  const p = pick(published);
+  const m = measured;
+  const p = published;
   // Rows the run measured; the article's other rows belong to `orchestrate figures`. A table of
   // the article's values alone (publishedOnly columns: findings no server here can measure) keeps them.
   const articleOnly = spec.columns.every((c) => c.publishedOnly);
@@ -72,4 +71,4 @@ function toMarkdown({ header, rows }) {
   return [line(header), `| ${align.join(' | ')} |`, ...rows.map(line)].join('\n');
 }
 
-module.exports = { pivotTable, toMarkdown, matches, tableGroups };
+module.exports = { pivotTable, toMarkdown, tableGroups };

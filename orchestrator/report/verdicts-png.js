@@ -1,8 +1,6 @@
 'use strict';
 // verdicts.png: the report model's matrix as a picture (for a README or a blog post), drawn with
 // node-canvas (the canvas chartjs-node-canvas renders the charts on): offline, no browser.
-const { writeFileAtomic } = require('../fs-atomic');
-const path = require('node:path');
 const { createCanvas } = require('canvas');
 const { STATUSES } = require('./model');
 const { serverNameWithAlias } = require('./server-names');
@@ -169,10 +167,4 @@ function verdictsPng(model, title) {
   return canvas.toBuffer('image/png');
 }
 
-/** Writes verdicts.png into outDir; returns its file name. */
-function writeVerdictsPng(outDir, model, title) {
-  writeFileAtomic(path.join(outDir, 'verdicts.png'), verdictsPng(model, title));
-  return 'verdicts.png';
-}
-
-module.exports = { writeVerdictsPng, verdictsPng };
+module.exports = { verdictsPng };

@@ -7,6 +7,7 @@ const Ajv2020 = require('ajv/dist/2020');
 const scenarioSchema = require('./scenario.schema.json');
 const publishedSchema = require('./published.schema.json');
 const resultsSchema = require('./results.schema.json');
+const verdictSchema = require('./verdict.schema.json');
 
 /**
  * The version of results.schema.json this kit writes (the run record's schemaVersion) and reads
@@ -31,6 +32,7 @@ function validator(name) {
   if (!compiled[name]) {
     if (name === 'scenario') compiled[name] = ajv.compile(scenarioSchema);
     else if (name === 'published') compiled[name] = ajv.compile(publishedSchema);
+    else if (name === 'verdicts') compiled[name] = ajv.compile(verdictSchema);
     else {
       // the file's top-level allOf picks a record's type for a tool that reads a whole line; here
       // each type is compiled alone, as the record's type asks (compiling the root compiles them all)
@@ -131,6 +133,12 @@ function publishedSchemaProblems(published) {
   return validate(published) ? [] : problemsOf(validate.errors, publishedSchema);
 }
 
+/** Every way a verdicts.json (its parsed array) breaks its schema, or []. */
+function verdictsSchemaProblems(verdicts) {
+  const validate = validator('verdicts');
+  return validate(verdicts) ? [] : problemsOf(validate.errors, verdictSchema);
+}
+
 /**
  * What is wrong with one results.jsonl record, in words naming its first broken field, or null
  * for a sound one (or one of a type this kit does not know: unknownType says so).
@@ -145,6 +153,6 @@ function recordProblem(record) {
 }
 
 module.exports = {
-  scenarioSchemaProblems, publishedSchemaProblems, recordProblem, SCHEMA_VERSION, RECORD_TYPES, problemsOf,
-  schemas: { scenario: scenarioSchema, published: publishedSchema, results: resultsSchema },
+  scenarioSchemaProblems, publishedSchemaProblems, verdictsSchemaProblems, recordProblem, SCHEMA_VERSION, RECORD_TYPES, problemsOf,
+  schemas: { scenario: scenarioSchema, published: publishedSchema, results: resultsSchema, verdict: verdictSchema },
 };

@@ -13,6 +13,7 @@ const { inspectPng } = require('../helpers/png');
 const { spawnSync } = require('node:child_process');
 const { readRun } = require('../../orchestrator/results/reader');
 const { buildReportModel, STATUSES, NOT_RUN } = require('../../orchestrator/report/model');
+const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { CHROMIUM_ARGS, VIEWPORT, chromiumPath } = require('../../orchestrator/report/screenshot');
 const { chromiumMissing } = require('../../orchestrator/capabilities');
@@ -92,7 +93,7 @@ describe('report.html and compare, on two smoke runs', function () {
   it('shows the verdict matrix on the first screen at 1400×900: a cell per finding × server, one colour per verdict, no horizontal scroll', async function () {
     const { browser, page } = await openPage(this, path.join(runA, 'report.html'));
     try {
-      const model = buildReportModel([{ dir: runA }], discoverScenarios(FIXTURE_SHELL_DIR));
+      const model = buildReportModel([readRunModel(runA, discoverScenarios(FIXTURE_SHELL_DIR))], discoverScenarios(FIXTURE_SHELL_DIR));
       const matrix = await page.evaluate(() => {
         const rows = [...document.querySelectorAll('#matrix tr.finding')];
         return {

@@ -8,6 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parse } = require('csv-parse/sync');
 const csv = require('../../orchestrator/export/csv');
+const figureRows = require('../../orchestrator/analysis/figure-rows');
 const { readRun } = require('../../orchestrator/results/reader');
 const { fieldInfo } = require('../../orchestrator/results/fields');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
@@ -42,8 +43,8 @@ describe('results.csv', () => {
     const data = readRun(dir);
     const text = csv.render({ runs: [{ label: 'example', data }], scenarios });
     const rows = parse(text, { columns: true });
-    assert.deepEqual(Object.keys(rows[0]), csv.COLUMNS);
-    for (const c of ['scenario', 'server', 'step', 'variant', 'size', 'sample', 'clock', 'field', 'value', 'unit']) assert.ok(csv.COLUMNS.includes(c), c);
+    assert.deepEqual(Object.keys(rows[0]), figureRows.COLUMNS);
+    for (const c of ['scenario', 'server', 'step', 'variant', 'size', 'sample', 'clock', 'field', 'value', 'unit']) assert.ok(figureRows.COLUMNS.includes(c), c);
     // rows by where they come from; a record's rows are those whose variant it matches
     const where = (r) => [r.scenario, r.server, r.step ?? '', r.pass ?? '', r.repeat ?? '', r.sample ?? ''].map(String).join('|');
     const byWhere = new Map();
@@ -56,7 +57,7 @@ describe('results.csv', () => {
       const sample = record.type === 'block' ? record.round : '';
       const mine = (byWhere.get(where({ ...record, sample })) || []).filter((r) => pairs(r.variant).every(([k, v]) => String(record[k]) === v));
       for (const [field, value] of numbers(record)) {
-        if (csv.IN_COLUMNS.has(field) || mine.some((r) => pairs(r.variant).some(([k]) => k === field))) continue;
+        if (figureRows.IN_COLUMNS.has(field) || mine.some((r) => pairs(r.variant).some(([k]) => k === field))) continue;
         assert.ok(mine.some((r) => r.field === field && Number(r.value) === value), `no row for ${field}=${value} of ${JSON.stringify(record).slice(0, 200)}`);
         checked += 1;
       }

@@ -393,19 +393,20 @@ describe('mongod 8 started as MongoDB recommends for its allocator (GLIBC_TUNABL
 });
 
 describe('what a standalone does to a pushed document, in the embedded-comments report', () => {
-  const { topologyNoteFor } = require('../../orchestrator/report/render');
+  const { topologyNoteFor } = require('../../orchestrator/report/scenario-section');
+  const { withDeployment } = require('../../orchestrator/analysis/run-model');
   const { discoverScenarios } = require('../../orchestrator/scenarios');
   const { resolveConfig } = require('../../orchestrator/config');
   const embedded = discoverScenarios(resolveConfig().shellDir).find((s) => s.name === 'embedded-comments');
 
   it('says on a standalone mongod (any compressor) that its large-blog cells include whole-document journaling; not on a replica set, nor on FerretDB', () => {
-    const standalone = topologyNoteFor(embedded, { spec: 'mongod', product: 'MongoDB', topology: 'standalone' });
+    const standalone = topologyNoteFor(embedded, withDeployment({ spec: 'mongod', product: 'MongoDB', topology: 'standalone' }));
     assert.match(standalone, /journals the whole blog, about 1 MB and 10 MB/);
-    assert.equal(topologyNoteFor(embedded, { spec: 'mongod:zstd', product: 'MongoDB', topology: 'standalone' }), standalone);
-    assert.equal(topologyNoteFor(embedded, { spec: 'mongod-rs', product: 'MongoDB', topology: 'replica set (1 member)' }), '', 'a record written before the keys');
-    assert.equal(topologyNoteFor(embedded, { spec: 'mongod-rs', product: 'MongoDB', topology: 'replicaSet', topologyText: 'replica set (1 member)' }), '');
-    assert.equal(topologyNoteFor(embedded, { spec: 'prod=mongodb://h', product: 'MongoDB', topology: 'sharded' }), '');
-    assert.equal(topologyNoteFor(embedded, { spec: 'ferretdb2', product: 'FerretDB', version: 'v2.7.0', topology: 'standalone' }), '');
+    assert.equal(topologyNoteFor(embedded, withDeployment({ spec: 'mongod:zstd', product: 'MongoDB', topology: 'standalone' })), standalone);
+    assert.equal(topologyNoteFor(embedded, withDeployment({ spec: 'mongod-rs', product: 'MongoDB', topology: 'replica set (1 member)' })), '', 'a record written before the keys');
+    assert.equal(topologyNoteFor(embedded, withDeployment({ spec: 'mongod-rs', product: 'MongoDB', topology: 'replicaSet', topologyText: 'replica set (1 member)' })), '');
+    assert.equal(topologyNoteFor(embedded, withDeployment({ spec: 'prod=mongodb://h', product: 'MongoDB', topology: 'sharded' })), '');
+    assert.equal(topologyNoteFor(embedded, withDeployment({ spec: 'ferretdb2', product: 'FerretDB', version: 'v2.7.0', topology: 'standalone' })), '');
   });
 
   it('is data the scenario declares (servers.KIND.topologies), which the contract checks', () => {

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { buildReportModel, bandsOf, NOT_RUN } = require('../../orchestrator/report/model');
+const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const { serverDisplayName, serverNameWithAlias } = require('../../orchestrator/report/server-names');
 const { matrixMarkdown } = require('../../orchestrator/report/matrix-markdown');
 const { verdictsPng } = require('../../orchestrator/report/verdicts-png');
@@ -34,7 +35,7 @@ const FINDINGS = [
     requires: { field: 'unacknowledged.outcome', equals: 'honoured', else: 'this server answers fire-and-forget (w:0) writes, so both ran acknowledged (w:1): not the article\'s clock' },
     check: { kind: 'near', field: 'seconds', num: { schema: 'a' }, den: { schema: 'b' }, tolerance: 0.25 },
   },
-  { id: 'old-engine', claim: 'the old engine wrote faster', published: '1.4× faster', decidedBy: 'not decided by a measurement', check: { kind: 'publishedOnly', reason: 'the old engine cannot be run today (a fork of its time, long gone), so this stays the article\'s figure' } },
+  { id: 'old-engine', claim: 'the old engine wrote faster', published: '1.4× faster', decidedBy: 'not decided by a measurement', check: { kind: 'publishedOnly', reason: 'the old engine cannot be run today (a fork of its time, long gone), so this stays the article\'s figure', reasonInBrief: 'the old engine cannot be run today, so this stays the article\'s figure' } },
   {
     id: 'kit-question', source: 'kit', claim: 'a is slower than b on today\'s servers', published: 'the article asked nothing of it', decidedBy: 'holds at 1.5× or more.',
     check: { kind: 'ratio', field: 'seconds', num: { schema: 'a' }, den: { schema: 'b' }, atLeast: 1.5, margin: 0.1 },
@@ -91,7 +92,7 @@ describe('report model', () => {
   const one = runDir(root, 'one', [header('one'), FERRETDB1, FERRETDB2, BASELINE, ...measured, ...withBlocks(measured, { spread: 0.03 }).blocks, { type: 'end', status: 'done' }]);
   // the same run recorded before pairing: one reading per side
   const before = runDir(root, 'before', [header('before'), FERRETDB1, FERRETDB2, BASELINE, ...measured, { type: 'end', status: 'done' }]);
-  const model = buildReportModel([{ dir: one }], [SCENARIO]);
+  const model = buildReportModel([readRunModel(one, [SCENARIO])], [SCENARIO]);
   const runRecords = (dir) => fs.readFileSync(path.join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
   const cell = (id, server, mdl = model) => mdl.rows.find((r) => r.id === id || r.folded?.some((f) => f.id === id)).cells[mdl.columns.find((c) => c.server === server).key];
 
@@ -126,7 +127,7 @@ describe('report model', () => {
   });
 
   it('says each reason in words, without the records\' field names, and that a run before pairing rests on one reading', () => {
-    const unpaired = buildReportModel([{ dir: before }], [SCENARIO]);
+    const unpaired = buildReportModel([readRunModel(before, [SCENARIO])], [SCENARIO]);
     const oneReading = 'one reading per side (a run recorded before pairing): no interval, so no verdict';
     assert.equal(cell('b-faster', 'embedded', unpaired).status, INCONCLUSIVE);
     assert.equal(cell('b-faster', 'embedded', unpaired).reason, oneReading);
@@ -148,7 +149,7 @@ describe('report model', () => {
     ];
     const { blocks } = withBlocks(records, { spread: 0.05 });
     const paired = runDir(root, 'paired', [header('paired'), FERRETDB2, ...records, ...blocks, { type: 'end', status: 'done' }]);
-    const c = cell('b-faster', 'ferretdb2', buildReportModel([{ dir: paired }], [SCENARIO]));
+    const c = cell('b-faster', 'ferretdb2', buildReportModel([readRunModel(paired, [SCENARIO])], [SCENARIO]));
     assert.equal(c.status, HOLDS);
     assert.equal(c.n, 8);
     assert.ok(c.lo < c.ratio && c.ratio < c.hi);
@@ -176,7 +177,7 @@ describe('report model', () => {
     ]);
     const sharedBlocks = withBlocks(runRecords(shared).filter((x) => x.type === 'measurement'), { spread: 0.03 }).blocks;
     fs.appendFileSync(path.join(shared, 'results.jsonl'), `${sharedBlocks.map((b) => JSON.stringify(b)).join('\n')}\n`);
-    const mdl = buildReportModel([{ dir: shared }], [SCENARIO]);
+    const mdl = buildReportModel([readRunModel(shared, [SCENARIO])], [SCENARIO]);
     const c = cell('b-faster', 'ferretdb2', mdl);
     assert.equal(c.shared, true);
     assert.match(c.reason, /another run of the kit shared the machine$/);
@@ -193,7 +194,7 @@ describe('report model', () => {
 
   it('puts several runs side by side, a column per run × server, and says where a run did not run the article', () => {
     const other = runDir(root, 'other', [{ ...header('other'), params: { ...header('other').params, scenarios: [] } }, MONGOD, { type: 'end', status: 'done' }]);
-    const both = buildReportModel([{ dir: one }, { dir: other }], [SCENARIO]);
+    const both = buildReportModel([readRunModel(one, [SCENARIO]), readRunModel(other, [SCENARIO])], [SCENARIO]);
     assert.deepEqual(both.columns.map((c) => c.key), ['0|embedded', '0|ferretdb2', '1|mongod:zstd']);
     assert.match(both.columns[2].sub, /^other · size smoke/);
     assert.equal(cell('b-faster', 'mongod:zstd', both).status, NOT_RUN);
@@ -231,7 +232,7 @@ describe('report model on an article\'s own findings', () => {
     })));
     const { blocks } = withBlocks(cellRecords, { spread: 0.03, counts: ['comments'] });
     const dir = runDir(root, 'ec', [{ ...header('ec'), params: { ...header('ec').params, scenarios: ['embedded-comments'] } }, { ...FERRETDB2, server: 'embedded' }, ...cellRecords, ...blocks]);
-    const model = buildReportModel([{ dir }], scenarios);
+    const model = buildReportModel([readRunModel(dir, scenarios)], scenarios);
     const row = model.rows.find((r) => r.id === 'embedded-slows');
     const c = Object.values(row.cells)[0];
     // held to the article's 3.2× at 1,000 per blog, its order there (1.79×), not to its 24.9× at 10,000

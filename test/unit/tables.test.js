@@ -1,6 +1,11 @@
 'use strict';
 const assert = require('node:assert/strict');
-const { pivotTable, toMarkdown } = require('../../orchestrator/report/tables');
+const tables = require('../../orchestrator/report/tables');
+const { selectionOf } = require('../../orchestrator/analysis/run-model');
+
+const { toMarkdown } = tables;
+/** A table of the records its spec selects, as the run model selects them (analysis/run-model.js). */
+const pivotTable = (spec, measured, published, groups) => tables.pivotTable(spec, selectionOf(spec, measured).selected, selectionOf(spec, published).selected, groups);
 
 const spec = {
   title: 't', step: 'pass', row: 'pass', group: 'collection',

@@ -261,14 +261,15 @@ describe('trade-candles in paired rounds', () => {
 
 describe('trade-candles verdicts', () => {
   const { analyseScenario } = require('../../../orchestrator/analysis/analyse');
-  const { verdictsMarkdown } = require('../../../orchestrator/report/verdicts-markdown');
+  const { verdictsTable } = require('../../../orchestrator/report/verdicts-table');
+  const { blocksMarkdown } = require('../../../orchestrator/report/blocks');
   const { discoverScenarios } = require('../../../orchestrator/scenarios');
   const { loads } = require('./verdict-cases');
   const scenario = discoverScenarios(path.resolve(DIR, '..')).find((s) => s.name === 'trade-candles');
 
   it('shows TokuMX as published only and marks the kit\'s own questions in the table', () => {
     const { verdicts } = analyseScenario(scenario, { measurements: loads({ none: {}, zstd: { bytes: 60 } }).map((r) => ({ scenario: 'trade-candles', ...r })) });
-    const md = verdictsMarkdown(verdicts, (v) => scenario.loadPublished().findings.find((f) => f.id === v.finding));
+    const md = blocksMarkdown([verdictsTable(verdicts, (v) => scenario.loadPublished().findings.find((f) => f.id === v.finding))]);
     assert.match(md, /\| trade-candles \| TokuMX stored the day smaller than MongoDB \| the article's \| \*\*published only\*\* \| – \| – \| 1\.60× \| TokuMX cannot be run today/);
     assert.match(md, /\| trade-candles \| \*the kit's question, not the article's:\* compressed \(zstd\) data and indexes are smaller/);
   });

@@ -1,0 +1,99 @@
+'use strict';
+// The Verdict type (orchestrator/analysis/verdict.js): made by one constructor, frozen, held to
+// verdict.schema.json as verdicts.json writes it (the kept examples' and one made here from
+// crafted records); and a rule's words (analysis/rule-words.js), made from its thresholds, say
+// the thresholds' own figures, which no decidedBy restates by hand.
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { makeVerdict } = require('../../orchestrator/analysis/verdict');
+const { analyseScenario } = require('../../orchestrator/analysis/analyse');
+const { ruleText } = require('../../orchestrator/analysis/rule-words');
+const { ratioText } = require('../../orchestrator/analysis/reasons');
+const { ruleOf, flatRuleOf, HOLDS } = require('../../orchestrator/analysis/rules');
+const { checkOf } = require('../../orchestrator/analysis/judge');
+const { verdictsSchemaProblems } = require('../../orchestrator/schemas');
+const { verdictsJson } = require('../../orchestrator/export/verdicts-json');
+const { findingOfScenarios } = require('../../orchestrator/analysis/run-model');
+const { discoverScenarios } = require('../../orchestrator/scenarios');
+const { resolveConfig } = require('../../orchestrator/config');
+const { withBlocks } = require('../helpers/blocks');
+const { mk } = require('../../shell/many-keys/test/verdict-cases');
+
+const { shellDir, root } = resolveConfig();
+const scenarios = discoverScenarios(shellDir, root);
+const EXAMPLES = path.join(root, 'reports', 'examples');
+
+/** Many-keys' finding judged on crafted paired rounds, as a run's analysis makes it. */
+function craftedVerdicts() {
+  const scenario = scenarios.find((s) => s.name === 'many-keys');
+  const run = withBlocks(mk(18.35, 1.47).map((r) => ({ scenario: 'many-keys', server: 's', ...r })), { counts: ['updates'] });
+  return analyseScenario(scenario, { ...run, sizesOf: () => scenario.sizes.article }).verdicts;
+}
+
+describe('the Verdict type', () => {
+  it('is made whole by its constructor and cannot be changed after', () => {
+    const v = makeVerdict({ finding: 'f', scenario: 's', server: 'a', status: HOLDS, ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3], articleRatio: 2.5, articleClock: 'send', clock: 'applied', reasons: [{ code: 'weaker' }] });
+    assert.deepEqual(v.estimate, { ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3] });
+    assert.deepEqual(v.article, { ratio: 2.5, clock: 'send' });
+    assert.ok(Object.isFrozen(v) && Object.isFrozen(v.estimate) && Object.isFrozen(v.reasons[0]));
+    assert.throws(() => { 'use strict'; v.status = 'inconclusive'; }, TypeError);
+    assert.throws(() => makeVerdict({ finding: 'f', scenario: 's', server: 'a' }), /status/);
+  });
+
+  it('is what the analysis makes of every finding, frozen', () => {
+    const verdicts = craftedVerdicts();
+    assert.equal(verdicts.length, 1);
+    assert.equal(verdicts[0].status, HOLDS);
+    assert.ok(verdicts.every((v) => Object.isFrozen(v) && v.estimate.n === 8 && v.article.ratio === 12.49));
+  });
+
+  it('verdicts.json made from a unit-built analysis holds to verdict.schema.json', () => {
+    const json = JSON.parse(verdictsJson([{ label: 'crafted', verdicts: craftedVerdicts() }], findingOfScenarios(scenarios)));
+    assert.deepEqual(verdictsSchemaProblems(json), []);
+    assert.deepEqual(verdictsSchemaProblems([{ ...json[0], status: 'probably' }]).length, 1);
+  });
+
+  it('every kept example\'s verdicts.json holds to verdict.schema.json', () => {
+    const dirs = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, 'verdicts.json')));
+    assert.ok(dirs.length >= 4, dirs.join(', '));
+    for (const dir of dirs) {
+      const verdicts = JSON.parse(fs.readFileSync(path.join(EXAMPLES, dir, 'verdicts.json'), 'utf8'));
+      assert.deepEqual(verdictsSchemaProblems(verdicts), [], dir);
+      assert.ok(verdicts.every((v) => v.estimate && v.article), `${dir}: re-render the kept examples (orchestrate report)`);
+    }
+  });
+});
+
+describe('a rule\'s words', () => {
+  const findings = scenarios.flatMap((s) => (s.loadPublished().findings || []).map((f) => ({ scenario: s.name, f })))
+    .filter(({ f }) => f.check.kind !== 'publishedOnly');
+
+  it('say each of the rule\'s thresholds as it is', () => {
+    for (const { scenario, f } of findings) {
+      const words = ruleText(f);
+      const check = checkOf(f);
+      const at = (check.figureAt || [{}]).map((p) => p.x);
+      const rules = at.map((x) => ruleOf(check, { at: x })).filter(Boolean);
+      const figures = rules.flatMap((r) => [r.holdsAt, r.failsAt, ...(r.upTo ? [r.upTo] : []), ...(r.direction === 'near' ? [1 / r.holdsAt] : [])]);
+      const flat = flatRuleOf(check);
+      if (flat) figures.push(flat.holdsAt, flat.failsAt);
+      for (const x of figures) assert.ok(words.includes(ratioText(x)), `${scenario}/${f.id}: "${words}" lacks ${ratioText(x)}`);
+      if (check.kind === 'crossing') assert.ok(words.includes(`${check.margin * 100}%`), `${scenario}/${f.id}: ${words}`);
+      assert.ok(words.length > 0, `${scenario}/${f.id} has no rule in words`);
+    }
+  });
+
+  it('are not restated by hand in any decidedBy', () => {
+    for (const { scenario, f } of findings) {
+      const check = checkOf(f);
+      const rules = (check.figureAt || [{}]).map((p) => ruleOf(check, { at: p.x })).filter(Boolean);
+      const flat = flatRuleOf(check);
+      const thresholds = [...rules.flatMap((r) => [r.holdsAt, r.failsAt]), ...(flat ? [flat.holdsAt, flat.failsAt] : [])].filter((t) => t !== 1);
+      const typed = [...thresholds.flatMap((t) => [`${t}×`, `${Number(t.toFixed(2))}×`]), ...(check.margin ? [`${check.margin * 100}%`] : [])];
+      // a figure as a whole number ("5%", not the "95%" of the interval)
+      const says = (t) => f.decidedBy.split(/[\s(,;:]+/).some((word) => word === t);
+      for (const t of typed) assert.ok(!says(t), `${scenario}/${f.id}: decidedBy says ${t}, which its thresholds say`);
+    }
+  });
+});
