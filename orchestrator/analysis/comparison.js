@@ -9,15 +9,8 @@ const { sizesOf } = require('../results/reader');
 const { matches } = require('../results/records');
 const { UsageError } = require('../errors');
 const { analyseRun } = require('./analyse');
-const { changeTest, CHANGE_P, TEST_NAME } = require('./change');
-
-/**
- * The comparison's thresholds, in one place (the decisions and the views' words read them):
- * p, the level below which the difference test calls a change (change.js's), and noise, the
- * margin of B/A the user allows (--noise) where a run holds no standard error of its own, and the
- * band inside which a tested difference counts as the same.
- */
-const COMPARISON_RULE = Object.freeze({ p: CHANGE_P, noise: 0.1 });
+const { changeTest, TEST_NAME } = require('./change');
+const { COMPARISON_RULE } = require('./rules');
 
 const CHANGED = 'changed';
 const SAME = 'same';

@@ -17,6 +17,8 @@
 // - a direction alone (the kit's own questions, which no article sized): holds past atLeast (or
 //   under atMost), does not hold at the failing threshold, inconclusive between.
 
+const { CHANGE_P } = require('./change');
+
 const HOLDS = 'holds';
 const WEAKER = 'holds, weaker';
 const FAILS = 'does not hold';
@@ -30,6 +32,14 @@ const STATUSES = [HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PU
 const DECIDED = [HOLDS, WEAKER, FAILS];
 /** The statuses of a finding that was measured and judged (decided or not). */
 const TESTED = [...DECIDED, INCONCLUSIVE];
+
+/**
+ * compare's thresholds (analysis/comparison.js), with the verdicts' own: p, the level below which
+ * the difference test calls a change (change.js's), and noise, the margin of B/A the user allows
+ * (--noise) where a run holds no standard error of its own, and the band inside which a tested
+ * difference counts as the same.
+ */
+const COMPARISON_RULE = Object.freeze({ p: CHANGE_P, noise: 0.1 });
 
 /** "Of that order": at least this share of the article's effect on a log scale (½: nearer it than no effect). */
 const ORDER_SHARE = 0.5;
@@ -186,5 +196,5 @@ function statusOf(rule, lo, hi) {
 
 module.exports = {
   ruleOf, flatRuleOf, ruleProblem, statusOf, bandsOf, figureOf,
-  HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, STATUSES, DECIDED, TESTED, ORDER_SHARE,
+  HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, STATUSES, DECIDED, TESTED, ORDER_SHARE, COMPARISON_RULE,
 };

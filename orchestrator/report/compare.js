@@ -7,7 +7,7 @@ const { toMarkdown } = require('./tables');
 const { markdownText: md } = require('./escape');
 const { renderChart } = require('./charts');
 const { formatValue } = require('./format');
-const { estimateText } = require('./verdict-words');
+const { estimateText } = require('../analysis/verdict-words');
 
 /** Each test's short name in a row; its full name is said once, above the tables. */
 const SHORT = { welch: 'Welch\'s t', ranges: 'repeats\' ranges', margin: 'margin' };
