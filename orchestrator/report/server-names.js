@@ -16,12 +16,14 @@ function postgresOf(text) {
   return m ? `PostgreSQL ${m[1]}` : null;
 }
 
-/** The block compressor a mongod's collections were created with: from its spec (mongod:zstd) or its description. */
+/**
+ * The block compressor a mongod's collections were created with: the server record's field, else
+ * its spec's last part (mongod:zstd, as the user wrote it), never a word of its description.
+ */
 function compressorOf(server) {
+  if (server.compressor) return server.compressor;
   const fromSpec = /:(zstd|snappy|zlib|none)$/.exec(String(server.spec || ''));
-  if (fromSpec) return fromSpec[1];
-  const fromText = /with (\w+) block compression/.exec(String(server.description || ''));
-  return fromText ? fromText[1] : null;
+  return fromSpec ? fromSpec[1] : null;
 }
 
 /**

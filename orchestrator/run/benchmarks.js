@@ -116,7 +116,7 @@ async function prepareServer({ spec, options, results, progress, logDir, config,
     }
     const tierLine = unknownTierLine(server.name, info.atlas);
     if (tierLine) options.log(tierLine);
-    results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...info, ...extra });
+    results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...(server.compressor ? { compressor: server.compressor } : {}), ...info, ...extra });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);
     ready.kind = serverKind({ ...info, spec: server.spec });
     if (options.calibrate !== false && !options.resume) ready.calibration = await calibrate({ server, client, options, results, progress, logDir, config });

@@ -401,6 +401,8 @@ async function startMongod({ version = null, compressor = null, topology = 'stan
       ? `FerretDB ${ferretdb} behind ${bin}, which says it is mongod ${actual} but is not a mongod`
       : `mongod ${build.version}${TOPOLOGY_TEXT[topology] ?? ''}${compression}`,
     version: ferretdb ? null : build.version,
+    // the block compressor its collections are created with, as a field: the report names it from here
+    compressor: ferretdb ? null : compressor,
     started: true,
     logFile,
     // what the kit set in mongod's environment for its allocator, for the server record

@@ -243,6 +243,9 @@ describe('chart legends and captions', () => {
     assert.match(serverDisplayName(FERRETDB1), /^FerretDB 1\.24\b.*PostgreSQL 15\.18/);
     assert.equal(serverDisplayName(MONGOD_ZSTD), 'MongoDB 8.2.6 standalone, zstd');
     assert.match(serverDisplayName({ ...MONGOD_ZSTD, spec: 'mongod-rs', topology: 'replica set' }), /^MongoDB 8\.2\.6 replica set\b/);
+    // the compressor from the record's field (the embedded mongod has no :zstd in its spec), never from its description's words
+    assert.equal(serverDisplayName({ ...MONGOD_ZSTD, server: 'embedded', spec: 'embedded', compressor: 'snappy' }), 'MongoDB 8.2.6 standalone, snappy');
+    assert.equal(serverDisplayName({ ...MONGOD_ZSTD, server: 'embedded', spec: 'embedded', description: 'mongod 8.2.6 with zlib block compression' }), 'MongoDB 8.2.6 standalone');
     assert.match(serverDisplayName(POSTGRES), /^PostgreSQL 15\.18\b/);
   });
 
