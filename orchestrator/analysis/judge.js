@@ -13,7 +13,7 @@
 // its blocks is judged on them alone: where one side has none left, the finding is inconclusive
 // and says why, never a reading of its totals. A run recorded before pairing has no blocks: its
 // repeats (--repeat) are paired by repeat, else it shows its one reading per side, undecided.
-const { matches } = require('../results/records');
+const { matches, planSaysScan } = require('../results/records');
 const { fieldInfo, nameInWords } = require('../results/fields');
 const { pairedEstimate, combinedEstimate, singleEstimate, minPairs, METHOD_ONE } = require('./estimate');
 const { networkOfSides, withNetwork } = require('./network');
@@ -483,8 +483,6 @@ function contextOf(finding, records) {
   })).filter((c) => c.values.length);
 }
 
-const SCAN = /\b(COLLSCAN|Seq Scan|table scan|reads every document)\b/i;
-
 /**
  * How the server found its documents where a recorded plan says it read them all (a table or
  * collection scan) rather than through an index, as the articles' servers did: from the plan
@@ -496,10 +494,8 @@ function mechanismOf(finding, records) {
     .filter(Boolean).map(({ fromServer, ...where }) => ({ ...check.where, ...where }));
   const decidedOn = records.filter((r) => sels.some((where) => matches(r, { where })));
   const counted = (o) => Number.isFinite(o.docsExamined) && o.docsExamined > 1 && o.keysExamined === 0;
-  const said = (k, v) => /plan|Text$/i.test(k) && [].concat(v).some((x) => typeof x === 'string' && SCAN.test(x));
-  const scans = (r) => r.planScans === true || counted(r)
-    || Object.values(r).some((v) => v && typeof v === 'object' && !Array.isArray(v) && (v.scan === true || counted(v)))
-    || Object.entries(r).some(([k, v]) => said(k, v));
+  const scans = (r) => r.planScans === true || counted(r) || planSaysScan(r)
+    || Object.values(r).some((v) => v && typeof v === 'object' && !Array.isArray(v) && (v.scan === true || counted(v)));
   return decidedOn.some(scans) ? 'by a table scan' : null;
 }
 

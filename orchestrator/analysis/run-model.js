@@ -6,17 +6,24 @@
 // results.jsonl, selects records or judges again (hyperfine's exporters over one result set).
 const { readRun, sizesOf, stepTimeOf } = require('../results/reader');
 const { matches, serverKind, topologyKey, topologyWords, throughMongos } = require('../results/records');
+const { serverDisplayName, serverNameWithAlias } = require('../results/server-names');
 const { analyseRun } = require('./analyse');
 
 /** A value at a dotted path ("lowMemory.outcome"). */
 const valueAt = (record, field) => String(field).split('.').reduce((v, k) => (v === null || v === undefined ? undefined : v[k]), record);
 
-/** A server record with its deployment said once: its kind as descriptors name kinds, its topology's key and words, whether it answered through mongos. */
+/**
+ * A server record with its deployment said once (its kind as descriptors name kinds, its
+ * topology's key and words, whether it answered through mongos) and its names: `name`, what
+ * answered ("FerretDB 2.7 / DocumentDB 1.0 on PostgreSQL 18.6"), and `nameWithAlias`, with the
+ * kit's name for it beside where that differs ("… (embedded)").
+ */
 function withDeployment(record) {
-  return {
+  const deployed = {
     ...record,
     deployment: { kind: serverKind(record), topology: topologyKey(record), words: topologyWords(record), throughMongos: throughMongos(record) },
   };
+  return { ...deployed, name: serverDisplayName(deployed), nameWithAlias: serverNameWithAlias(deployed) };
 }
 
 /**

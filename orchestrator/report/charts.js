@@ -21,7 +21,6 @@
 //   scale:         "linear" to keep a linear axis whatever the span
 const { writeFileAtomic } = require('../fs-atomic');
 const path = require('node:path');
-const { serverDisplayName } = require('./server-names');
 const { valueAt } = require('../analysis/run-model');
 const { markdownText } = require('./escape');
 const { ruleText } = require('../analysis/rule-words');
@@ -106,7 +105,7 @@ function spreadBand(records, spec, y, colour, label) {
 function serverLabels(measured, serverRecords = []) {
   const names = new Map([...measured.keys()].map((server) => {
     const record = serverRecords.find((s) => s.server === server);
-    return [server, record ? serverDisplayName(record) : server];
+    return [server, record?.name ?? server];
   }));
   const counts = new Map();
   for (const n of names.values()) counts.set(n, (counts.get(n) || 0) + 1);

@@ -10,7 +10,6 @@ const { bandsOf: bandsOfRule, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = requi
 const { ruleOfFinding } = require('../analysis/rule-words');
 const { reasonWords } = require('../analysis/reasons');
 const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('../analysis/verdict-words');
-const { serverDisplayName } = require('./server-names');
 const { formatBytes } = require('./format');
 
 /** A column where the run did not run the finding's scenario. */
@@ -102,7 +101,7 @@ function buildReportModel(runModels, scenarios) {
   });
 
   const columns = models.flatMap((m) => m.judged.map((s) => ({
-    key: `${m.index}|${s.server}`, run: m.index, runLabel: m.label, server: s.server, record: s, name: serverDisplayName(s),
+    key: `${m.index}|${s.server}`, run: m.index, runLabel: m.label, server: s.server, record: s, name: s.name,
     sub: many ? `${m.label} · ${m.facts.size}` : `${s.server} · ${m.facts.size}`,
   })));
 

@@ -8,7 +8,6 @@ const { pivotTable, tableGroups } = require('./tables');
 const { scenarioCharts } = require('./charts');
 const { formatValue } = require('./format');
 const { markdownText } = require('./escape');
-const { serverDisplayName } = require('./server-names');
 
 // text from results.jsonl (a server's words, a script's output, names), placed in markdown as text
 const md = markdownText;
@@ -95,7 +94,7 @@ function showsServerTime(scenario) {
 function scenarioSection(sm, run, serverRecords) {
   const { scenario, published, records } = sm;
   // keyed by the server's real name, so tables, charts' legends and headings say what answered
-  const names = new Map(serverRecords.map((s) => [s.server, serverDisplayName(s)]));
+  const names = new Map(serverRecords.map((s) => [s.server, s.name]));
   const taken = new Set();
   for (const s of serverRecords) {
     if (taken.has(names.get(s.server))) names.set(s.server, `${names.get(s.server)} (${s.server})`);

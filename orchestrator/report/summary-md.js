@@ -6,7 +6,6 @@ const { toMarkdown } = require('./tables');
 const { captionMarkdown } = require('./charts');
 const { markdownText: md } = require('./escape');
 const { matrixMarkdown } = require('./matrix-markdown');
-const { serverNameWithAlias } = require('./server-names');
 const { blocksMarkdown, inlineMarkdown } = require('./blocks');
 
 const blockMarkdown = (b) => blocksMarkdown([b]);
@@ -49,7 +48,7 @@ function summaryMarkdown(page) {
   const { model, many } = page;
   const parts = [
     `# ${md(page.title)}`,
-    ...model.runs.map((r) => `${many ? `**${md(r.label)}**: ` : ''}${[r.facts.date, r.facts.machine, r.facts.kit, r.facts.size, r.facts.shell].map(md).join(' · ')}${r.data.servers.length ? ` · ${r.data.servers.map((s) => md(serverNameWithAlias(s))).join(', ')}` : ''} · ${md(r.facts.busy)}.`),
+    ...model.runs.map((r) => `${many ? `**${md(r.label)}**: ` : ''}${[r.facts.date, r.facts.machine, r.facts.kit, r.facts.size, r.facts.shell].map(md).join(' · ')}${r.data.servers.length ? ` · ${r.data.servers.map((s) => md(s.nameWithAlias)).join(', ')}` : ''} · ${md(r.facts.busy)}.`),
     ...model.runs.flatMap((r) => r.notes.map((t) => (many ? `${md(r.label)}: ${inlineMarkdown(t)}` : inlineMarkdown(t)))),
     matrixMarkdown(model),
     ...failuresMarkdown(model),

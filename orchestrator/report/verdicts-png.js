@@ -3,7 +3,6 @@
 // node-canvas (the canvas chartjs-node-canvas renders the charts on): offline, no browser.
 const { createCanvas } = require('canvas');
 const { STATUSES } = require('./model');
-const { serverNameWithAlias } = require('./server-names');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
 
 const WIDTH = 1400;
@@ -92,7 +91,7 @@ function verdictsPng(model, title) {
   ctx.font = `12px ${FONT}`;
   ctx.fillStyle = '#444';
   model.runs.forEach((r, i) => {
-    const facts = `${model.runs.length > 1 ? `${r.label}: ` : ''}${r.facts.date}, ${r.facts.machine}, ${r.facts.kit}, ${r.facts.size}, ${r.data.servers.map(serverNameWithAlias).join(', ')}; ${r.facts.busy}`;
+    const facts = `${model.runs.length > 1 ? `${r.label}: ` : ''}${r.facts.date}, ${r.facts.machine}, ${r.facts.kit}, ${r.facts.size}, ${r.data.servers.map((s) => s.nameWithAlias).join(', ')}; ${r.facts.busy}`;
     ctx.fillText(fit(ctx, facts, WIDTH - 2 * PAD), PAD, 38 + 16 * i);
   });
   const tallyY = 50 + 16 * (factLines - 1);

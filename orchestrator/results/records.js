@@ -118,6 +118,19 @@ function stripTimings(value, bytesDependOnTime) {
     .map(([k, v]) => [k, stripTimings(v, timeDependentBytes)]));
 }
 
+/** A server's own words for a scan in a plan it explained (mongod's COLLSCAN, PostgreSQL's Seq Scan, FerretDB's). */
+const SCAN = /\b(COLLSCAN|Seq Scan|table scan|reads every document)\b/i;
+
+/**
+ * Whether a record's plan fields (a field named plan…, or …Text: what a script recorded of the
+ * server's explain output, as the server wrote it) say the server read every document: read here,
+ * where the record is read, so that the analysis decides from a flag, never from words.
+ */
+function planSaysScan(record) {
+  return Object.entries(record).some(([k, v]) => /plan|Text$/i.test(k) && [].concat(v).some((x) => typeof x === 'string' && SCAN.test(x)));
+}
+
 module.exports = {
+  planSaysScan,
   matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD, TOPOLOGY_KEYS, topologyKey, throughMongos, topologyWords,
 };

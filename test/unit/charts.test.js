@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const charts = require('../../orchestrator/report/charts');
-const { selectionOf, scenarioModel, articleModel } = require('../../orchestrator/analysis/run-model');
+const { selectionOf, scenarioModel, articleModel, withDeployment } = require('../../orchestrator/analysis/run-model');
 
 const { renderChart, WIDTH, HEIGHT, LOG_SPAN } = charts;
 
@@ -22,9 +22,11 @@ const barChartConfig = ({ measured, published, ...args }) => charts.barChartConf
 const modelOf = ({ scenario, records = [], serverRecords = [], runData = null }) => (records.length || runData
   ? scenarioModel(scenario, { steps: [], sizes: [], run: { params: {} }, ...runData, servers: serverRecords }, records)
   : articleModel(scenario));
-const scenarioCharts = (args) => charts.scenarioCharts(modelOf(args), args.serverRecords);
-const renderScenarioCharts = ({ outDir, ...args }) => charts.renderScenarioCharts(modelOf(args), args.serverRecords, outDir);
-const { serverDisplayName } = require('../../orchestrator/report/server-names');
+// the servers as the run model hands them to the views: each with its deployment and its names (withDeployment)
+const modelServers = (records = []) => records.map(withDeployment);
+const scenarioCharts = (args) => charts.scenarioCharts(modelOf(args), modelServers(args.serverRecords));
+const renderScenarioCharts = ({ outDir, ...args }) => charts.renderScenarioCharts(modelOf(args), modelServers(args.serverRecords), outDir);
+const { serverDisplayName } = require('../../orchestrator/results/server-names');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const { readRun } = require('../../orchestrator/results/reader');

@@ -1,7 +1,10 @@
 'use strict';
 // A server's real name, from what results.jsonl recorded of it (its `server` record), so the
 // report, summary.md, the charts and verdicts.png say "FerretDB 2.7 / DocumentDB 1.0 on
-// PostgreSQL 18.6" where the run only knew it as `embedded`.
+// PostgreSQL 18.6" where the run only knew it as `embedded`. Reading the record: the versions are
+// the server's own strings (its buildInfo, FerretDB's log line), parsed here, once, where the
+// record is read; the run model (analysis/run-model.js) gives each server its names as fields,
+// and the views render those.
 
 /** "v2.7.0" or "8.2.6" → "2.7" / "8.2.6": FerretDB by major.minor (its patch says nothing of the engine), MongoDB in full. */
 function shortVersion(version, full = false) {
