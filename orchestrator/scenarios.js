@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ScenarioError, UsageError } = require('./errors');
 const { scenarioSchemaProblems, publishedSchemaProblems, schemas } = require('./schemas');
+const { deepFreeze } = require('./analysis/verdict');
 
 const SIZE_NAMES = ['smoke', 'quick', 'article'];
 /** --size: the budget's own choice (auto, the default) or one of the sizes each descriptor lists. */
@@ -294,11 +295,17 @@ function loadScenario(dir) {
   const problems = scenarioProblems(dir);
   if (problems.length) throw new ScenarioError(`${path.join(dir, 'scenario.json')}: ${problems.join('; ')}`);
   const descriptor = JSON.parse(fs.readFileSync(path.join(dir, 'scenario.json'), 'utf8'));
+  // the article's published.json, read once however many views and verdicts ask for it, and frozen
+  // so that no reader can change what the next one reads
+  let published = null;
   return {
     ...descriptor,
     dir,
     scriptPath: (step) => path.join(dir, step.script),
-    loadPublished: () => JSON.parse(fs.readFileSync(path.join(dir, descriptor.published), 'utf8')),
+    loadPublished: () => {
+      published ??= deepFreeze(JSON.parse(fs.readFileSync(path.join(dir, descriptor.published), 'utf8')));
+      return published;
+    },
     baselinePath: descriptor.baseline ? path.join(dir, descriptor.baseline.module) : null,
   };
 }

@@ -101,4 +101,4 @@ function judgePublished(finding, publishedRecords, upTo = null) {
   }
 }
 
-module.exports = { analyseRun, analyseScenario, judgePublished, referenceServers, ruleOf };
+module.exports = { analyseRun, analyseScenario, judgePublished, ruleOf };

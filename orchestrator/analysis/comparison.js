@@ -10,11 +10,8 @@ const { matches } = require('../results/records');
 const { UsageError } = require('../errors');
 const { analyseRun } = require('./analyse');
 const { changeTest, TEST_NAME } = require('./change');
-const { COMPARISON_RULE } = require('./rules');
+const { COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL } = require('./rules');
 
-const CHANGED = 'changed';
-const SAME = 'same';
-const CANNOT_TELL = 'cannot tell';
 
 const percent = (noise) => `±${Math.round(noise * 100)}%`;
 

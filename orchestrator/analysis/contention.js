@@ -5,15 +5,11 @@
 // busy machine a CPU-bound ratio grows (docs/measurements/verdict-stability.md), so a verdict
 // taken there says so. A block without the field was not measured (a run from before, or no
 // /proc/stat), which is said as such, never read as quiet.
+const { median } = require('../results/repeats');
 
 /** The machine was busy during a verdict's blocks where the median block's other share is at least this: one core of 2 at half, or a quarter of the machine. */
 const BUSY_SHARE = 0.25;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 
 /**
  * The contention of the blocks a verdict rests on: { medianOtherShare, maxOtherShare,

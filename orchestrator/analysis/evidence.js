@@ -10,12 +10,8 @@ const { minSpanMs } = require('../sizing/planner');
 const { statusOf, DECIDED, TESTED, INCONCLUSIVE } = require('./rules');
 const { tukeyOutliers, driftOf } = require('./pairs');
 const { contentionOf, busyReason } = require('./contention');
+const { median } = require('../results/repeats');
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 
 /**
  * Each side's timed spans against its step's floor (scaling.spans; else the default): groups
@@ -90,4 +86,4 @@ function checkEvidence(decided, { rule, est, groups = [], fields = [], descripto
   };
 }
 
-module.exports = { checkEvidence, floorsOf, outliersDeciding, tooShortReason };
+module.exports = { checkEvidence };

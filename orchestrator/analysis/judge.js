@@ -13,7 +13,7 @@
 // its blocks is judged on them alone: where one side has none left, the finding is inconclusive
 // and says why, never a reading of its totals. A run recorded before pairing has no blocks: its
 // repeats (--repeat) are paired by repeat, else it shows its one reading per side, undecided.
-const { matches, planSaysScan } = require('../results/records');
+const { matches, planSaysScan, valueAt } = require('../results/records');
 const { fieldInfo, nameInWords } = require('../results/fields');
 const { pairedEstimate, combinedEstimate, singleEstimate, minPairs, METHOD_ONE } = require('./estimate');
 const { networkOfSides, withNetwork } = require('./network');
@@ -27,7 +27,6 @@ const {
 const pick = (records, where) => records.filter((r) => matches(r, { where }));
 /** Whether a record is of a selection (its fromServer aside: which server it came from is said apart). */
 const inSelection = (r, sel) => { const { fromServer, ...where } = sel || {}; return matches(r, { where }); };
-const getPath = (record, dotted) => dotted.split('.').reduce((v, k) => (v == null ? v : v[k]), record);
 const describeSelection = (where) => Object.entries(where).filter(([k]) => k !== 'fromServer' && k !== 'step').map(([, v]) => v).join(' ');
 /** A side's name in words: its selection's values and its step ("sql test1", "original update"). */
 const sideLabel = (sel, recs = []) => {
@@ -268,22 +267,22 @@ function unmet(requires, all) {
   if (!requires) return [];
   if (Array.isArray(requires)) return requires.flatMap((r) => unmet(r, all));
   const records = requires.where ? pick(all, requires.where) : all;
-  const carrying = records.filter((r) => getPath(r, requires.field) !== undefined && getPath(r, requires.field) !== null);
-  const values = carrying.map((r) => getPath(r, requires.field));
+  const carrying = records.filter((r) => valueAt(r, requires.field) !== undefined && valueAt(r, requires.field) !== null);
+  const values = carrying.map((r) => valueAt(r, requires.field));
   const label = requires.label || nameInWords(requires.field);
   // a requirement a larger size meets (sizeBound: data that must outgrow a cache) leaves the finding waiting for that size
   const reason = (text) => [{ code: 'requirement-unmet', requirement: requires.code || requires.field, text, ...(requires.sizeBound ? { sizeBound: true } : {}) }];
   if (!values.length) return reason(`${requires.unrecorded || requires.else} (no ${label} recorded)`);
   if (requires.atLeast !== undefined) {
     const servers = [...new Set(carrying.map((r) => r.server))];
-    const short = servers.map((server) => ({ server, least: Math.min(...carrying.filter((r) => r.server === server).map((r) => getPath(r, requires.field))) }))
+    const short = servers.map((server) => ({ server, least: Math.min(...carrying.filter((r) => r.server === server).map((r) => valueAt(r, requires.field))) }))
       .filter((s) => !(s.least >= requires.atLeast));
     if (!short.length) return [];
     const shown = short.map((s) => `${s.least}${servers.length > 1 ? ` on ${s.server}` : ''}`).join(', ');
     return reason(`${requires.else} (${label} ${shown}, ${requires.of || 'the article\'s'} ${requires.atLeast})`);
   }
   if (values.some((v) => v === requires.equals)) return [];
-  const why = requires.because ? [...new Set(carrying.map((r) => getPath(r, requires.because)).filter(Boolean))] : [];
+  const why = requires.because ? [...new Set(carrying.map((r) => valueAt(r, requires.because)).filter(Boolean))] : [];
   return reason(`${requires.else} (${label}: ${[...new Set(values)].join(', ')}${why.length ? `: ${why.join('; ')}` : ''})`);
 }
 
@@ -311,12 +310,6 @@ function baselineMissing(check, all) {
 
 /** Whether a finding's untestable reasons are all lifted by a larger size (a larger --budget). */
 const sizeBound = (reasons) => reasons.length > 0 && reasons.every((r) => r.code === 'size-too-small' || (r.code === 'requirement-unmet' && r.sizeBound));
-
-/** Why a side's reference server (a scenario's baseline) measured nothing, as the run recorded it. */
-function baselineMissing(check, all) {
-  return [check.num, check.den].filter((s) => s?.fromServer).map((s) => all.find((r) => r.server === s.fromServer && r.unavailable))
-    .filter(Boolean).map((r) => ({ code: 'baseline-unavailable', server: r.server, why: r.unavailable }));
-}
 
 const same = (a, b) => Math.abs(a / b - 1) < 1e-9;
 
@@ -478,7 +471,7 @@ function crossingCheck(check, records, server) {
 function contextOf(finding, records) {
   return (finding.context || []).map((c) => ({
     label: c.label,
-    values: [...new Set(pick(records, c.where || {}).map((r) => getPath(r, c.field)).filter((v) => v !== undefined && v !== null)
+    values: [...new Set(pick(records, c.where || {}).map((r) => valueAt(r, c.field)).filter((v) => v !== undefined && v !== null)
       .map((v) => (typeof v === 'object' ? [v.outcome, v.reason].filter(Boolean).join(': ') : String(v))))],
   })).filter((c) => c.values.length);
 }
@@ -753,4 +746,4 @@ function judgeAcross(finding, ctx, base) {
 /** The check kinds a finding may name. */
 const CHECK_KINDS = ['ratio', 'near', 'growth', 'crossing', 'publishedOnly'];
 
-module.exports = { judge, checkOf, unmet, mechanismOf, pairKey, CHECK_KINDS };
+module.exports = { judge, checkOf, unmet, mechanismOf, CHECK_KINDS };

@@ -40,6 +40,10 @@ const TESTED = [...DECIDED, INCONCLUSIVE];
  * difference counts as the same.
  */
 const COMPARISON_RULE = Object.freeze({ p: CHANGE_P, noise: 0.1 });
+/** A comparison's statuses: a figure changed between the two runs, stayed the same, or the test cannot tell. */
+const CHANGED = 'changed';
+const SAME = 'same';
+const CANNOT_TELL = 'cannot tell';
 
 /** "Of that order": at least this share of the article's effect on a log scale (½: nearer it than no effect). */
 const ORDER_SHARE = 0.5;
@@ -196,5 +200,5 @@ function statusOf(rule, lo, hi) {
 
 module.exports = {
   ruleOf, flatRuleOf, ruleProblem, statusOf, bandsOf, figureOf,
-  HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, STATUSES, DECIDED, TESTED, ORDER_SHARE, COMPARISON_RULE,
+  HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, STATUSES, DECIDED, TESTED, ORDER_SHARE, COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL,
 };

@@ -5,12 +5,10 @@
 // draws, and the verdicts. Every view (report/, export/) renders from this model: none reads
 // results.jsonl, selects records or judges again (hyperfine's exporters over one result set).
 const { readRun, sizesOf, stepTimeOf } = require('../results/reader');
-const { matches, serverKind, topologyKey, topologyWords, throughMongos } = require('../results/records');
+const { matches, valueAt, serverKind, topologyKey, topologyWords, throughMongos } = require('../results/records');
 const { serverDisplayName, serverNameWithAlias } = require('../results/server-names');
 const { analyseRun } = require('./analyse');
 
-/** A value at a dotted path ("lowMemory.outcome"). */
-const valueAt = (record, field) => String(field).split('.').reduce((v, k) => (v === null || v === undefined ? undefined : v[k]), record);
 
 /**
  * A server record with its deployment said once (its kind as descriptors name kinds, its
@@ -124,4 +122,4 @@ function readRunModel(dir, scenarios) {
   return buildRunModel(readRun(dir), scenarios);
 }
 
-module.exports = { readRunModel, buildRunModel, articleModel, scenarioModel, withDeployment, selectionOf, findingOfScenarios, atArticleSize, valueAt };
+module.exports = { readRunModel, articleModel, scenarioModel, withDeployment, selectionOf, findingOfScenarios, atArticleSize, valueAt };

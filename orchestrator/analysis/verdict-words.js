@@ -3,8 +3,7 @@
 // verdicts.png, compare): made from the verdict's fields alone, so the words can never say a
 // figure the data does not hold.
 const { fieldInfo } = require('../results/fields');
-const { reasonWords, ratioText, formatBytes } = require('./reasons');
-const { ruleText, bandsText } = require('./rule-words');
+const { ratioText, formatBytes } = require('./reasons');
 
 /** "1.41–1.88" for an interval, or null where there is none. */
 function intervalText(v) {
@@ -78,11 +77,6 @@ function contentionText(c) {
   return `${c.busy ? 'a busy machine: ' : ''}other processes took ${pct(c.medianOtherShare)} of the CPU during the median timed block (at most ${pct(c.maxOtherShare)}, ${c.blocks} blocks)`;
 }
 
-/** A verdict's one-line reason: its reasons in words (for a verdict that holds or fails, usually none). */
-function reasonText(v) {
-  return reasonWords(v.reasons || []);
-}
-
 module.exports = {
-  estimateText, intervalText, detailText, reasonText, valueWithUnit, crossingText, ratioText, bandsText, ruleText, contentionText,
+  estimateText, intervalText, detailText, valueWithUnit, crossingText, ratioText, contentionText,
 };

@@ -20,15 +20,16 @@ function verdictRecord(v, finding, run = null) {
     server: v.server,
     ...(v.servers ? { servers: v.servers } : {}),
     status: v.status,
-    // the Verdict's own groups (analysis/verdict.js); the columns below repeat their figures flat
-    estimate: { ...estimate(v.estimate), se: num(v.estimate.se), pairs: v.estimate.pairs },
+    // the Verdict's own groups (analysis/verdict.js makeVerdict, which made every figure finite or
+    // null); the columns below repeat their figures flat
+    estimate: v.estimate,
     article: v.article,
-    ratio: num(v.ratio),
-    lo: num(v.lo),
-    hi: num(v.hi),
-    n: v.n ?? 0,
+    ratio: v.ratio,
+    lo: v.lo,
+    hi: v.hi,
+    n: v.n,
     // the standard error of the mean log-ratio: lo and hi are exp(log ratio ∓ t × se)
-    se: num(v.se),
+    se: v.se,
     // the degrees of freedom of its t: n − 1, or the runs combined less one (--repeat)
     df: v.df ?? null,
     method: v.method ?? null,
@@ -45,7 +46,7 @@ function verdictRecord(v, finding, run = null) {
     floors: v.floors ?? [],
     clock: v.clock ?? null,
     field: v.field ?? null,
-    articleRatio: num(v.articleRatio),
+    articleRatio: v.articleRatio,
     articleClock: v.articleClock ?? null,
     articleClockRatio: estimate(v.articleClockEstimate),
     // the rule the interval was held to: what the article claimed of its figure (order, about) or a direction alone
@@ -86,4 +87,4 @@ function render({ runs, scenarios }) {
   return verdictsJson(runs, findingOfScenarios(scenarios));
 }
 
-module.exports = { FILE, render, verdictsJson, verdictRecord };
+module.exports = { FILE, render, verdictsJson };

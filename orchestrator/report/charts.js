@@ -313,7 +313,7 @@ function barChartConfig({ spec, drawn, groups, sameScale, serverRecords, sizes }
   const normalise = normaliseOf(spec, sameScale);
   const { servers, article } = sourcesOf({ drawn, sizes });
   const names = serverLabels(drawn.servers, serverRecords);
-  const valueAt = (records, y, group, category) => {
+  const cellValue = (records, y, group, category) => {
     const r = records.find((x) => x[spec.series] === group && x[spec.category] === category);
     return r ? y(r) : null;
   };
@@ -324,7 +324,7 @@ function barChartConfig({ spec, drawn, groups, sameScale, serverRecords, sizes }
   for (const source of servers) {
     const y = yOf(normalise, source, spec.y);
     for (const group of groups) {
-      const data = declared.map((c) => valueAt(source.drawn, y, group, c));
+      const data = declared.map((c) => cellValue(source.drawn, y, group, c));
       if (data.every((v) => v === null)) continue;
       const c = PALETTE[colour++ % PALETTE.length];
       datasets.push({ label: `${names.get(source.server)} · ${groupLabel(spec, group)}`, data, backgroundColor: c, borderColor: c, borderWidth: 1, maxBarThickness: BAR_MAX, yAxisID: 'y', source: 'measured' });
@@ -332,7 +332,7 @@ function barChartConfig({ spec, drawn, groups, sameScale, serverRecords, sizes }
   }
   const y = yOf(normalise, article, spec.y);
   groups.forEach((group, i) => {
-    const data = declared.map((c) => valueAt(article.drawn, y, group, c));
+    const data = declared.map((c) => cellValue(article.drawn, y, group, c));
     if (data.every((v) => v === null)) return;
     const c = PUBLISHED_COLOURS[i % PUBLISHED_COLOURS.length];
     datasets.push({
@@ -564,6 +564,6 @@ async function renderChart(config, { width = WIDTH, height = HEIGHT } = {}) {
 }
 
 module.exports = {
-  chartConfig, lineChartConfig, barChartConfig, renderChart, scenarioCharts, renderScenarioCharts, captionMarkdown,
-  sizeDifference, WIDTH, HEIGHT, LOG_SPAN,
+  lineChartConfig, barChartConfig, renderChart, scenarioCharts, renderScenarioCharts, captionMarkdown,
+  WIDTH, HEIGHT, LOG_SPAN,
 };

@@ -8,6 +8,7 @@ const { markdownText: md } = require('./escape');
 const { renderChart } = require('./charts');
 const { formatValue } = require('./format');
 const { estimateText } = require('../analysis/verdict-words');
+const { CHANGED, SAME, CANNOT_TELL } = require('../analysis/rules');
 
 /** Each test's short name in a row; its full name is said once, above the tables. */
 const SHORT = { welch: 'Welch\'s t', ranges: 'repeats\' ranges', margin: 'margin' };
@@ -26,7 +27,7 @@ function testCell(test) {
 }
 
 /** A status as a table cell: a change in bold. */
-const statusCell = (status) => (status === 'changed' ? { markdown: '**changed**' } : status);
+const statusCell = (status) => (status === CHANGED ? { markdown: `**${CHANGED}**` } : status);
 
 /** B/A of a row, with its interval where the test gives one: "×0.42 (0.35–0.51)". */
 function factorCell({ factor, lo, hi }) {
@@ -80,7 +81,7 @@ function compareMarkdown(comparison) {
   return `${parts.join('\n\n')}\n`;
 }
 
-const BAR_COLOURS = { changed: '#e15759', 'cannot tell': '#bab0ac', same: '#4e79a7' };
+const BAR_COLOURS = { [CHANGED]: '#e15759', [CANNOT_TELL]: '#bab0ac', [SAME]: '#4e79a7' };
 const MAX_BARS = 40;
 
 /** A scenario's cells as bars of B/A from 1 on a log scale, coloured by status: a chart config. */

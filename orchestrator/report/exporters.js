@@ -36,4 +36,4 @@ async function outputsOf(exporter, page) {
   return exporter.file ? [{ file: exporter.file, bytes: await exporter.render(page) }] : exporter.render(page);
 }
 
-module.exports = { EXPORTERS, outputsOf, chartFiles };
+module.exports = { EXPORTERS, outputsOf };

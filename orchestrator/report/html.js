@@ -7,7 +7,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { escapeHtml } = require('./escape');
-const { STATUSES, ratioText, bandsText } = require('./model');
+const { STATUSES } = require('./model');
+const { bandsText } = require('../analysis/rule-words');
 const { position, bandStretches, COLOURS } = require('./ratio-scale');
 const { ruleText } = require('../analysis/rule-words');
 const { blocksHtml, tableHtml, inlineHtml } = require('./blocks');
@@ -330,4 +331,4 @@ function htmlReport(page) {
   });
 }
 
-module.exports = { htmlReport, reportHtml, ratioBar, escapeHtml, FONTS };
+module.exports = { htmlReport, reportHtml, escapeHtml };

@@ -5,11 +5,10 @@
 // that differs from the article's server (a table scan where the article had an index).
 // report.html, summary.md and verdicts.png are views of this model; each run folder is read once.
 const path = require('node:path');
-const { fractionOf } = require('../sizing/planner');
 const { bandsOf: bandsOfRule, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
 const { ruleOfFinding } = require('../analysis/rule-words');
 const { reasonWords } = require('../analysis/reasons');
-const { estimateText, intervalText, detailText, crossingText, ratioText, bandsText, contentionText } = require('../analysis/verdict-words');
+const { estimateText, intervalText, detailText, crossingText, ratioText, contentionText } = require('../analysis/verdict-words');
 const { formatBytes } = require('./format');
 
 /** A column where the run did not run the finding's scenario. */
@@ -28,7 +27,8 @@ function cellOf(verdict, finding, anchor) {
   const tested = TESTED.includes(verdict.status);
   const bands = bandsOfRule(verdict.thresholds);
   const interval = intervalText(verdict);
-  let reason = reasonWords(verdict.reasons || []);
+  const why = reasonWords(verdict.reasons);
+  let reason = why;
   // a decided cell says how sure it is where nothing else needs saying
   if (!reason && tested) reason = interval ? `95% interval ${interval}, n=${verdict.n}` : '';
   if (verdict.articleAtRunSize && tested) reason = [reason, `the article ${ratioText(verdict.articleAtRunSize.ratio)} at ${verdict.articleAtRunSize.x.toLocaleString('en-US')}`].filter(Boolean).join('; ');
@@ -50,7 +50,7 @@ function cellOf(verdict, finding, anchor) {
     mechanism: tested ? verdict.mechanism : null,
     measured: detail,
     // where the finding could not be tested or is only published: why, and what was measured instead
-    ...(tested ? {} : { why: reasonWords(verdict.reasons || []), instead: [UNTESTABLE, NEEDS_SIZE].includes(verdict.status) ? detail : '' }),
+    ...(tested ? {} : { why, instead: [UNTESTABLE, NEEDS_SIZE].includes(verdict.status) ? detail : '' }),
     evidence: `#${anchor}`,
   };
 }
@@ -158,18 +158,6 @@ function buildReportModel(runModels, scenarios) {
   return { runs: models, columns, articles, kitRows, rows: allRows, tally };
 }
 
-/** The size a server ran a scenario at, as a share of the article's ("50% of the article's size"), or null. */
-function sizeShare(runModel, scenario, server) {
-  const sizes = runModel.sizesOf(scenario.name, server);
-  if (!sizes) return null;
-  try {
-    const f = fractionOf(scenario, sizes);
-    return Number.isFinite(f) ? f : null;
-  } catch {
-    return null;
-  }
-}
-
 module.exports = {
-  buildReportModel, bandsOf, ratioText, bandsText, sizeShare, anchorOf, STATUSES, NOT_RUN,
+  buildReportModel, bandsOf, anchorOf, STATUSES, NOT_RUN,
 };

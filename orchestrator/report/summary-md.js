@@ -61,4 +61,4 @@ function summaryMarkdown(page) {
 
 const FILE = 'summary.md';
 
-module.exports = { FILE, render: summaryMarkdown, summaryMarkdown, failuresMarkdown };
+module.exports = { FILE, render: summaryMarkdown };

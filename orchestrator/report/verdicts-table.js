@@ -3,7 +3,8 @@
 // finding and server, its status, its ratio with the 95% interval and the pairs it rests on, the
 // clock it was decided on, the article's figure and why. A view of the verdicts' fields, as
 // verdicts.json is; a block (blocks.js).
-const { estimateText, detailText, reasonText, ratioText } = require('../analysis/verdict-words');
+const { estimateText, detailText, ratioText } = require('../analysis/verdict-words');
+const { reasonWords } = require('../analysis/reasons');
 
 /** The verdicts as a table block, or null; findingOf(verdict) gives the finding a verdict is of. */
 function verdictsTable(verdicts, findingOf) {
@@ -12,7 +13,7 @@ function verdictsTable(verdicts, findingOf) {
   const claim = (f) => (f?.source === 'kit' ? [{ em: 'the kit\'s question, not the article\'s:' }, { say: ' ' }, f.claim] : [f?.claim ?? '']);
   const rows = verdicts.map((v) => {
     const f = findingOf(v);
-    const why = [...new Set([reasonText(v), detailText(v, f)].filter(Boolean))].join(' · ');
+    const why = [...new Set([reasonWords(v.reasons), detailText(v, f)].filter(Boolean))].join(' · ');
     return [v.scenario, claim(f), v.server, [{ strong: { say: v.status } }], v.crossing ? '–' : estimateText(v), v.clock ?? '–', { say: Number.isFinite(v.articleRatio) ? ratioText(v.articleRatio) : '–' }, why];
   });
   const header = ['scenario', 'finding', 'server', 'verdict', 'ratio (95% interval, pairs)', 'clock', 'article', 'why, and what was measured'];

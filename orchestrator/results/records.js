@@ -118,6 +118,9 @@ function stripTimings(value, bytesDependOnTime) {
     .map(([k, v]) => [k, stripTimings(v, timeDependentBytes)]));
 }
 
+/** A record's value at a dotted path ("lowMemory.outcome"); undefined where any step of it is missing. */
+const valueAt = (record, field) => String(field).split('.').reduce((v, k) => (v === null || v === undefined ? undefined : v[k]), record);
+
 /** A server's own words for a scan in a plan it explained (mongod's COLLSCAN, PostgreSQL's Seq Scan, FerretDB's). */
 const SCAN = /\b(COLLSCAN|Seq Scan|table scan|reads every document)\b/i;
 
@@ -131,6 +134,7 @@ function planSaysScan(record) {
 }
 
 module.exports = {
+  valueAt,
   planSaysScan,
   matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD, TOPOLOGY_KEYS, topologyKey, throughMongos, topologyWords,
 };

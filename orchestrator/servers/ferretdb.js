@@ -8,7 +8,7 @@ const { spawn } = require('node:child_process');
 const execFile = require('node:util').promisify(require('node:child_process').execFile);
 const { ServerStartError } = require('../errors');
 const { trackChild, stopChild, makeTempDir, dieWithKit } = require('../processes');
-const { onFreePort, portTakenIn, retryUntil } = require('./net');
+const { onFreePort, retryUntil } = require('./net');
 const { startPostgres } = require('./postgres');
 const { pingServer } = require('./ping');
 
@@ -30,7 +30,6 @@ async function runFerretDB({ bin, args, dir, logFile, backend, pick }) {
   const stopBackend = async () => { if (backend) await backend.stop(); };
   try {
     return await onFreePort(async (port) => {
-      const from = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
       const log = fs.openSync(logFile, 'a');
       const child = trackChild(spawn(...dieWithKit(bin, [`--listen-addr=127.0.0.1:${port}`, ...args]), { cwd: dir, stdio: ['ignore', log, log] }));
       fs.closeSync(log);
@@ -39,16 +38,14 @@ async function runFerretDB({ bin, args, dir, logFile, backend, pick }) {
         await retryUntil(() => pingServer(uri, 1000), { timeoutMs: 30000, isAlive: () => child.exitCode === null });
       } catch (err) {
         await stopChild(child, 'SIGTERM', 10000);
-        const failure = new ServerStartError(`FerretDB did not answer on port ${port} (${err.message}); see ${logFile}`);
-        failure.portTaken = portTakenIn(logFile, from);
-        throw failure;
+        throw new ServerStartError(`FerretDB did not answer on port ${port} (${err.message}); see ${logFile}`);
       }
       const stop = async () => {
         await stopChild(child, 'SIGTERM', 10000);
         await stopBackend();
       };
       return { uri, stop, watched: [{ name: 'FerretDB', child }, ...(backend?.watched || [])] };
-    }, { pick });
+    }, { logFile, pick });
   } catch (err) {
     await stopBackend();
     throw err;

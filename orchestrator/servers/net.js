@@ -29,20 +29,25 @@ function portTakenIn(logFile, from) {
   } catch { return false; }
 }
 
+const logSize = (logFile) => { try { return fs.statSync(logFile).size; } catch { return 0; } };
+
 /**
  * start(port) on a port freePort found free, again on another where the server could not bind it:
  * between freePort's close and the server's bind another process (a parallel test worker's
- * server, any program's outgoing connection) may take it. start throws an error with `portTaken`
- * set where that is why it failed; up to `attempts` ports are tried. `pick` chooses the ports
- * (freePort; a test hands one it holds first).
+ * server, any program's outgoing connection) may take it. Where start fails, the server's log
+ * (logFile) since that attempt says whether that is why, or the error says so itself
+ * (`portTaken`); up to `attempts` ports are tried. `pick` chooses the ports (freePort; a test
+ * hands one it holds first).
  */
-async function onFreePort(start, { attempts = 3, pick = freePort } = {}) {
+async function onFreePort(start, { logFile = null, attempts = 3, pick = freePort } = {}) {
   for (let attempt = 1; ; attempt++) {
     const port = await pick();
+    const from = logFile ? logSize(logFile) : 0;
     try {
       return await start(port);
     } catch (err) {
-      if (!err.portTaken || attempt >= attempts) throw err;
+      const taken = err.portTaken || (logFile !== null && portTakenIn(logFile, from));
+      if (!taken || attempt >= attempts) throw err;
     }
   }
 }
@@ -63,4 +68,4 @@ async function retryUntil(attempt, { timeoutMs, intervalMs = 100, isAlive = () =
   throw lastError || new Error('gave up waiting');
 }
 
-module.exports = { freePort, retryUntil, onFreePort, portTakenIn };
+module.exports = { freePort, retryUntil, onFreePort };

@@ -13,7 +13,7 @@ const debug = require('debug')('classics:postgres');
 const { ServerStartError } = require('../errors');
 const { trackChild, stopChild, makeTempDir, dieWithKit, recordMount } = require('../processes');
 const { isSameProcess, startTimeOf, commandLine } = require('../process-table');
-const { onFreePort, portTakenIn, retryUntil } = require('./net');
+const { onFreePort, retryUntil } = require('./net');
 
 function findPostgresBinDir(configured) {
   const candidates = [];
@@ -246,7 +246,6 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   const options = { unix_socket_directories: '', listen_addresses: '127.0.0.1', ...settings };
   // on another port where the first was taken before the postmaster could bind it
   const { port, child } = await onFreePort(async (port) => {
-    const from = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     const log = fs.openSync(logFile, 'a');
     const [file, argv, spawnOptions] = runner.command('postgres',
       ['-D', dataDir, '-p', String(port), ...Object.entries(options).flatMap(([k, v]) => ['-c', `${k}=${v}`])]);
@@ -257,12 +256,10 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
         { timeoutMs: 30000, isAlive: () => child.exitCode === null });
     } catch {
       await stopChild(child, 'SIGQUIT', 2000);
-      const failure = new ServerStartError(`PostgreSQL did not start on port ${port}; see ${logFile}`);
-      failure.portTaken = portTakenIn(logFile, from);
-      throw failure;
+      throw new ServerStartError(`PostgreSQL did not start on port ${port}; see ${logFile}`);
     }
     return { port, child };
-  }, { pick });
+  }, { logFile, pick });
   const client = ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres'];
 
   const { stdout } = await run('postgres', ['--version']);
@@ -294,4 +291,4 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   };
 }
 
-module.exports = { postgresMissing, startPostgres, findPostgresBinDir };
+module.exports = { postgresMissing, startPostgres };

@@ -153,5 +153,5 @@ function withUriOptions(uri, options) {
 }
 
 module.exports = {
-  resolveSrvUri, usesTls, trustedCAs, reachable, connectReaching, isCertificateError, systemResolver, resolverProblem, oneMongosUri, withUriOptions,
+  resolveSrvUri, usesTls, trustedCAs, connectReaching, isCertificateError, systemResolver, resolverProblem, oneMongosUri, withUriOptions,
 };
