@@ -63,8 +63,9 @@ const VARIABLES = [
     doc: 'PostgreSQL\'s binaries', shown: 'newest `/usr/lib/postgresql/*/bin`, else `PATH`',
   },
   {
-    name: 'CLASSICS_PG_TEMPLATE_DIR', key: 'pgTemplateDir', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-pg-templates'),
-    doc: 'where the template PostgreSQL clusters are kept (initdb and, for `ferretdb2`, DocumentDB\'s extension made once, then copied for each fresh cluster); empty: every cluster made by initdb', shown: '`node_modules/.cache/mongo-classics-pg-templates`',
+    name: 'CLASSICS_PG_DIR', key: 'pgDir', default: null,
+    doc: 'where the kit keeps what its PostgreSQL clusters need: the template clusters (initdb and, for `ferretdb2`, DocumentDB\'s extension made once, then copied for each fresh cluster), and the clusters\' data where `TMPDIR` is closed to PostgreSQL\'s user (as root, PostgreSQL runs as the `postgres` user, who must be able to pass through every folder above them)',
+    shown: '`node_modules/.cache/mongo-classics-pg`; as root, where the `postgres` user cannot pass through the checkout\'s folders, `/var/tmp/mongo-classics-pg-<uid>-<checkout>`',
   },
   {
     name: 'CLASSICS_SHELL_DIR', key: 'shellDir', default: path.join(ROOT, 'shell'),

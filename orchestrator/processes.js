@@ -69,8 +69,9 @@ function onCleanup(fn) {
   };
 }
 
-function makeTempDir(prefix) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+/** A new folder (mkdtemp: 700, the kit's) in base, removed at cleanup and by the reaper after a killed run. */
+function makeTempDir(prefix, base = os.tmpdir()) {
+  const dir = fs.mkdtempSync(path.join(base, prefix));
   tempDirs.add(dir);
   runState?.addFolder(dir);
   return dir;

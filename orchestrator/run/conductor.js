@@ -206,7 +206,7 @@ class Conductor {
     }
     let pg;
     try {
-      pg = await startPostgres({ binDir: config.postgresBinDir, logFile: path.join(this.logDir, `${name}-postgres.log`), templateDir: config.pgTemplateDir });
+      pg = await startPostgres({ binDir: config.postgresBinDir, logFile: path.join(this.logDir, `${name}-postgres.log`), pgDir: config.pgDir, templates: true });
       await pg.createDatabase(scenario.database);
     } catch (err) {
       if (pg) await pg.stop();

@@ -71,7 +71,7 @@ async function startFerretDB({ backend, config, logDir, name, keepDir = null }) 
   if (backend === 'postgresql') {
     postgres = await startPostgres({
       binDir: config.postgresBinDir, logFile: path.join(logDir, `${name}-postgres.log`), keepDir: keepDir && path.join(keepDir, 'postgres'),
-      templateDir: config.pgTemplateDir, prepare: { databases: ['ferretdb'] },
+      pgDir: config.pgDir, templates: true, prepare: { databases: ['ferretdb'] },
     });
     args.push('--handler=postgresql', `--postgresql-url=${postgres.url('ferretdb')}`);
     backendDescription = `PostgreSQL ${postgres.version}`;
@@ -116,7 +116,7 @@ async function startFerretDB2({ config, logDir, name, keepDir = null }) {
   const postgres = await startPostgres({
     logFile: path.join(logDir, `${name}-postgres.log`), keepDir: keepDir && path.join(keepDir, 'postgres'),
     root: config.documentdbRoot, settings: DOCUMENTDB_SETTINGS,
-    templateDir: config.pgTemplateDir, prepare: { sql: ['CREATE EXTENSION documentdb CASCADE'] },
+    pgDir: config.pgDir, templates: true, prepare: { sql: ['CREATE EXTENSION documentdb CASCADE'] },
   });
   let documentdb = null;
   try {

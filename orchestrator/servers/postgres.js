@@ -11,7 +11,8 @@ const { promisify } = require('node:util');
 const execFile = promisify(require('node:child_process').execFile);
 const debug = require('debug')('classics:postgres');
 const { ServerStartError } = require('../errors');
-const { trackChild, stopChild, makeTempDir, dieWithKit, recordMount } = require('../processes');
+const { trackChild, stopChild, dieWithKit, recordMount } = require('../processes');
+const { postgresFolder, templatesFolder, makeClusterDir, closedFolderAbove } = require('./postgres-folder');
 const { isSameProcess, startTimeOf, commandLine } = require('../process-table');
 const { onFreePort, retryUntil } = require('./net');
 
@@ -112,12 +113,9 @@ function rootRunner(root, hostDir) {
 
 /** The postgres user must be able to pass through every folder above a kept cluster. */
 function assertReachableBy(identity, dir) {
-  for (let d = path.dirname(path.resolve(dir)); d !== path.dirname(d); d = path.dirname(d)) {
-    const st = fs.statSync(d);
-    const canPass = st.uid === identity.uid ? st.mode & 0o100 : st.gid === identity.gid ? st.mode & 0o010 : st.mode & 0o001;
-    if (!canPass) {
-      throw new ServerStartError(`PostgreSQL runs as the postgres user, which cannot pass through ${d} to keep its data in ${dir}: choose an --out folder others can enter (or chmod o+x ${d})`);
-    }
+  const d = closedFolderAbove(identity, dir);
+  if (d) {
+    throw new ServerStartError(`PostgreSQL runs as the postgres user, which cannot pass through ${d} to keep its data in ${dir}: choose an --out folder others can enter (or chmod o+x ${d})`);
   }
 }
 
@@ -148,14 +146,12 @@ function releaseStaleLock(dataDir) {
  * about 30 starts each). Its key is what makes it: the PostgreSQL it runs (root file system, bin
  * folder), the settings it is prepared under and what it is prepared with. Made under a lock (a
  * folder, with its maker's pid; taken over from a maker that died), so that two runs at once make
- * it once. Returns its folder (holding data/), or null where templates are off.
+ * it once. Returns its folder (holding data/).
  */
 async function templateCluster({ templateDir, binDir, root, settings, prepare, logFile }) {
-  if (!templateDir) return null;
   const key = crypto.createHash('sha256').update(JSON.stringify({ root, bin: root ? null : findPostgresBinDir(binDir), settings, prepare, initdb: INITDB_ARGS })).digest('hex').slice(0, 16);
   const dir = path.join(templateDir, key);
   const ready = () => fs.existsSync(path.join(dir, '.ready'));
-  fs.mkdirSync(templateDir, { recursive: true });
   for (;;) {
     if (ready()) return dir;
     const lock = `${dir}.lock`;
@@ -185,7 +181,7 @@ async function makeTemplate({ dir, binDir, root, settings, prepare, logFile }) {
   const partial = `${dir}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.rmSync(dir, { recursive: true, force: true });
-  const pg = await startPostgres({ binDir, logFile, keepDir: partial, root, settings, templateDir: null, prepare });
+  const pg = await startPostgres({ binDir, logFile, keepDir: partial, root, settings, templates: false, prepare });
   // SIGINT is a fast shutdown: a checkpoint, then a clean stop, so a copy starts without recovery
   await pg.stop();
   fs.renameSync(partial, dir);
@@ -201,14 +197,19 @@ const INITDB_ARGS = ['-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'
  *                    temporary folder removed at the end
  * @param root        a root file system whose PostgreSQL to run (through chroot), or null for this machine's
  * @param settings    server settings (-c NAME=VALUE) beside the kit's own
- * @param templateDir where template clusters are kept (config.pgTemplateDir), or null: a fresh
- *                    cluster is then made by initdb and prepared here
+ * @param pgDir       the kit's folder for PostgreSQL (config.pgDir: templates, and clusters where
+ *                    TMPDIR is closed to PostgreSQL's user), or null: postgres-folder.js's default
+ * @param templates   whether a fresh cluster is copied from a template cluster (made once, kept in
+ *                    the kit's folder); false: made by initdb and prepared here
  * @param prepare     what a fresh cluster holds before it is used: { databases: [name], sql: [statement] }
  *                    (run on the postgres database), made once in the template where there is one
  * @param pick        chooses the ports to try (net.js freePort; a test hands one it holds first)
  */
-async function startPostgres({ binDir, logFile, keepDir = null, root = null, settings = {}, templateDir = null, prepare = {}, pick }) {
-  const dir = keepDir || makeTempDir('classics-pg-');
+async function startPostgres({ binDir, logFile, keepDir = null, root = null, settings = {}, pgDir = null, templates = false, prepare = {}, pick }) {
+  // inside a root file system the cluster's folder is bound in: the folders above it need not let anyone pass
+  const reaching = root ? {} : postgresIdentity();
+  const folder = !keepDir || templates ? postgresFolder(pgDir, reaching) : null;
+  const dir = keepDir || makeClusterDir(folder, reaching);
   fs.mkdirSync(dir, { recursive: true });
   const runner = root ? rootRunner(root, dir) : hostRunner(binDir);
   const { identity } = runner;
@@ -217,7 +218,7 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   if (identity.uid !== undefined) fs.chownSync(dir, identity.uid, identity.gid);
   const dataDir = runner.dataDir(dir);
   const fresh = !fs.existsSync(path.join(dir, 'data', 'PG_VERSION'));
-  const template = fresh ? await templateCluster({ templateDir, binDir, root, settings, prepare, logFile }) : null;
+  const template = fresh && templates ? await templateCluster({ templateDir: templatesFolder(folder, reaching), binDir, root, settings, prepare, logFile }) : null;
   const run = (name, args) => {
     const [file, argv, options] = runner.command(name, args);
     const running = execFile(...dieWithKit(file, argv), { cwd: dir, ...options });
@@ -291,4 +292,4 @@ async function startPostgres({ binDir, logFile, keepDir = null, root = null, set
   };
 }
 
-module.exports = { postgresMissing, startPostgres };
+module.exports = { postgresMissing, startPostgres, postgresIdentity };
