@@ -22,6 +22,7 @@ const { parsePasses, parseRounds, parseSeed, parseSetting, parseBudget, collect 
 const { formatDuration } = require('../sizing/duration');
 const { DEFAULT_BUDGET_SECONDS } = require('../config');
 const { makeOutDir, timestamp } = require('./out-dir');
+const { DECIDED, STATUSES } = require('../analysis/rules');
 
 /** Every --set must name a size variable of a chosen scenario. */
 function checkOverrides(overrides, scenarios) {
@@ -73,6 +74,43 @@ function checkSizeOptions(opts, given) {
   for (const [option, flag] of [['budget', '--budget'], ['sizePerServer', '--size-per-server']]) {
     if (given(option)) throw new UsageError(`${flag} applies to --size auto; --size ${opts.size} runs the sizes its name gives`);
   }
+}
+
+/** The verdicts' tally as the report's model counted them (its tally chips), decided ones first. */
+function tallyLine(tally) {
+  const part = (s) => `${tally[s]} ${s}`;
+  const decided = DECIDED.reduce((n, s) => n + (tally[s] || 0), 0);
+  const others = STATUSES.filter((s) => !DECIDED.includes(s) && tally[s]).map(part);
+  if (!decided && !others.length) return 'no finding was judged';
+  const shown = DECIDED.filter((s) => tally[s]).map(part);
+  return [`${decided} decided${shown.length ? `: ${shown.join(' · ')}` : ''}`, ...others].join('; ');
+}
+
+/** A path a user can copy: relative to the working folder where it lies below it. */
+function shownPath(file) {
+  const rel = path.relative(process.cwd(), file);
+  return !rel ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
+}
+
+/**
+ * The run's last lines, what a person reads first at the end: the folder (each file with
+ * --verbose), failed steps, the tally of the verdicts, then report.html to open, as hyperfine ends
+ * on its result.
+ */
+function endingLines(report, out, { verbose = false, failures = 0 } = {}) {
+  const folder = shownPath(out);
+  const lines = [];
+  if (verbose) lines.push(`wrote ${report.files.map((f) => path.join(folder, f)).join(', ')}`);
+  else {
+    const named = ['summary.md', 'results.csv', 'verdicts.json'].filter((f) => report.files.includes(f));
+    const more = report.files.filter((f) => f !== 'report.html' && !named.includes(f)).length;
+    const listed = more ? `${named.join(', ')} and ${more} more file${more === 1 ? '' : 's'}` : named.join(', ');
+    lines.push(`in ${path.join(folder, path.sep)}: ${listed} (--verbose names each)`);
+  }
+  if (failures) lines.push(`${failures} step(s) failed: see the Failures section of summary.md`);
+  lines.push(tallyLine(report.model.tally));
+  if (report.files.includes('report.html')) lines.push(`open: ${path.join(folder, 'report.html')}`);
+  return lines;
 }
 
 async function runCommand(namesGiven, optsGiven, { config, log, given = () => false }) {
@@ -143,8 +181,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
     }
     // a record the report could not read (one that breaks its schema) is said, as report says it
     for (const p of report.problems) process.stderr.write(`warning: ${p}\n`);
-    log(`wrote ${report.files.map((f) => path.join(path.relative(process.cwd(), out) || '.', f)).join(', ')}`);
-    if (failures) log(`${failures} step(s) failed: see the Failures section of summary.md`);
+    endingLines(report, out, { verbose: opts.verbose, failures }).forEach((line) => log(line));
     return failures ? 1 : 0;
   } finally {
     progress.stop();
@@ -179,7 +216,8 @@ function register(program, { config, log, setResult }) {
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
     .option('--resume <dir>', 'continue the run in DIR where it stopped (its servers must have kept their data)')
     .option('-y, --yes', 'write to servers the kit did not start without asking')
+    .option('--verbose', 'end by naming every file written (by default: the folder, the tally of the verdicts and report.html)')
     .action(async (names, opts, command) => setResult(await runCommand(names, opts, { config, log, given: (o) => command.getOptionValueSource(o) === 'cli' })));
 }
 
-module.exports = { register, checkOverrides };
+module.exports = { register, checkOverrides, endingLines, tallyLine };

@@ -54,3 +54,32 @@ describe('parallel workers', () => {
     assert.equal(log.appliedAt, undefined, 'a shell\'s own instant is not the combined record\'s');
   });
 });
+
+describe('the run\'s last lines', () => {
+  const { endingLines, tallyLine } = require('../../orchestrator/commands/run');
+  const files = ['summary.md', 'report.html', 'verdicts.png', 'results.csv', 'verdicts.json', 'many-keys-blocks.png'];
+  const report = { files, model: { tally: { holds: 1, 'holds, weaker': 1, 'does not hold': 3, inconclusive: 0, 'cannot be tested here': 9, 'published only': 5 } } };
+  const out = require('node:path').join(process.cwd(), 'reports', 'runs', 'x');
+
+  it('tallies the decided verdicts first, then the others, leaving out what counts none', () => {
+    assert.equal(tallyLine(report.model.tally), '5 decided: 1 holds · 1 holds, weaker · 3 does not hold; 9 cannot be tested here; 5 published only');
+    assert.equal(tallyLine({ inconclusive: 2 }), '0 decided; 2 inconclusive');
+    assert.equal(tallyLine({}), 'no finding was judged');
+  });
+
+  it('ends on the tally and report.html, the folder in one line before them; --verbose names each file', () => {
+    assert.deepEqual(endingLines(report, out), [
+      'in reports/runs/x/: summary.md, results.csv, verdicts.json and 2 more files (--verbose names each)',
+      '5 decided: 1 holds · 1 holds, weaker · 3 does not hold; 9 cannot be tested here; 5 published only',
+      'open: reports/runs/x/report.html',
+    ]);
+    const verbose = endingLines(report, out, { verbose: true, failures: 2 });
+    assert.equal(verbose[0], `wrote ${files.map((f) => `reports/runs/x/${f}`).join(', ')}`);
+    assert.equal(verbose[1], '2 step(s) failed: see the Failures section of summary.md');
+    assert.equal(verbose.at(-1), 'open: reports/runs/x/report.html');
+  });
+
+  it('shows a folder outside the working folder by its absolute path', () => {
+    assert.equal(endingLines(report, '/elsewhere/run').at(-1), 'open: /elsewhere/run/report.html');
+  });
+});
