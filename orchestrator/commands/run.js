@@ -165,7 +165,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
             fn(signal);
             // what was measured before the signal still gets its summary and charts
             await renderRunReport(out, scenarios).then(
-              () => log(`wrote what was measured so far to ${out}/summary.md`),
+              (report) => [`wrote what was measured so far to ${shownPath(out)}`, tallyLine(report.model.tally), `open: ${path.join(shownPath(out), 'report.html')}`].forEach((l) => log(l)),
               (err) => log(`could not render the report: ${err.message}`));
           };
         },
