@@ -77,8 +77,10 @@ function checkSizeOptions(opts, given) {
 }
 
 /** The verdicts' tally as the report's model counted them (its tally chips), decided ones first. */
+// a status said of several findings: "3 do not hold", "2 need a larger size"
+const PLURAL = { holds: 'hold', 'holds, weaker': 'hold, weaker', 'does not hold': 'do not hold', 'needs a larger size': 'need a larger size' };
 function tallyLine(tally) {
-  const part = (s) => `${tally[s]} ${s}`;
+  const part = (s) => `${tally[s]} ${tally[s] === 1 ? s : PLURAL[s] || s}`;
   const decided = DECIDED.reduce((n, s) => n + (tally[s] || 0), 0);
   const others = STATUSES.filter((s) => !DECIDED.includes(s) && tally[s]).map(part);
   if (!decided && !others.length) return 'no finding was judged';

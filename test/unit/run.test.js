@@ -62,7 +62,7 @@ describe('the run\'s last lines', () => {
   const out = require('node:path').join(process.cwd(), 'reports', 'runs', 'x');
 
   it('tallies the decided verdicts first, then the others, leaving out what counts none', () => {
-    assert.equal(tallyLine(report.model.tally), '5 decided: 1 holds · 1 holds, weaker · 3 does not hold; 9 cannot be tested here; 5 published only');
+    assert.equal(tallyLine(report.model.tally), '5 decided: 1 holds · 1 holds, weaker · 3 do not hold; 9 cannot be tested here; 5 published only');
     assert.equal(tallyLine({ inconclusive: 2 }), '0 decided; 2 inconclusive');
     assert.equal(tallyLine({}), 'no finding was judged');
   });
@@ -70,7 +70,7 @@ describe('the run\'s last lines', () => {
   it('ends on the tally and report.html, the folder in one line before them; --verbose names each file', () => {
     assert.deepEqual(endingLines(report, out), [
       'in reports/runs/x/: summary.md, results.csv, verdicts.json and 2 more files (--verbose names each)',
-      '5 decided: 1 holds · 1 holds, weaker · 3 does not hold; 9 cannot be tested here; 5 published only',
+      '5 decided: 1 holds · 1 holds, weaker · 3 do not hold; 9 cannot be tested here; 5 published only',
       'open: reports/runs/x/report.html',
     ]);
     const verbose = endingLines(report, out, { verbose: true, failures: 2 });
