@@ -66,7 +66,10 @@ function deploymentParts(s) {
   const said = (text) => ({ say: text });
   const parts = [[s.deployment.words]];
   const wc = s.defaultWriteConcern;
-  if (wc) {
+  if (wc && wc.w === null) {
+    // getDefaultRWConcern refused (a missing privilege, a shard's member): not known, and said, never guessed
+    parts.push([said('the write concern a write that names no w gets is '), wc.source ?? 'unknown', said('; every write the scripts time names its own w:0 or w:1 (each record\'s writeConcern)')]);
+  } else if (wc) {
     const names = [said('a write that names no w gets w:'), String(wc.w), ...(wc.source ? [said(' ('), wc.source, said(' default)')] : [])];
     // the scripts name w:0 or w:1 on every write they time since the records name topologyText
     // too; before, trade-candles' loads and many-keys' inserts named none and took this default
@@ -77,6 +80,14 @@ function deploymentParts(s) {
   // on one server there is nothing to retry elsewhere and no other member to read from
   const replicated = s.deployment.topology !== 'standalone';
   if (replicated && s.defaultReadConcern?.level) parts.push([said('a read that names no read concern reads '), s.defaultReadConcern.level]);
+  // what the URI asks of every operation, and what the timed ones took (servers/deployment.js uriConcerns)
+  const uri = s.uriConcerns;
+  const named = uri ? [['readConcernLevel', uri.readConcernLevel], ['w', uri.w], ['journal', uri.journal], ['wtimeoutMS', uri.wtimeoutMS]].filter(([, v]) => v !== null && v !== undefined) : [];
+  if (named.length) {
+    parts.push([said('the URI names '), named.map(([k, v]) => `${k}=${v}`).join(', '), said(uri.readConcernLevel
+      ? ': every read the scripts time takes that read concern (none names its own)'
+      : ''), said(uri.w !== null || uri.journal !== null ? `${uri.readConcernLevel ? ', and' : ':'} every write they time names its own w:0 or w:1 without j, so the URI's w and journal reach only their untimed writes` : '')]);
+  }
   if (replicated && typeof s.retryableWrites === 'boolean') {
     parts.push([said(s.retryableWrites
       ? 'retryable writes on (the URI\'s retryWrites): the writes the scripts time against an unacknowledged side run on connections without them, as the articles\' clients had none; the other acknowledged writes (loads, many-keys\' inserts) carry a transaction number on both sides alike (each record\'s retryableWrites)'

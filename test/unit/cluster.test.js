@@ -271,6 +271,25 @@ describe('whether the network, not the server, decided a step', () => {
       assert.doesNotMatch(reasonText(networkReason(safe)), /w:1 from mongos/, 'an acknowledged write was w:1 all the way');
     });
 
+    it('never counts an unmeasured hop as 0 ms: where the round trip alone does not decide, whether the network did cannot be told', () => {
+      // the lease database could not be written, so the round-trip script failed: the driver's ping
+      // stands and the hop is not measured (run/round-trip.js's roundTripNote says why)
+      const why = 'the kit\'s shell could not time it (not authorized on classics_lease to execute command { insert: "lease" }): a ping through the driver stands, and the hop inside the cluster is not measured';
+      const server = { server: 'cluster', topology: 'sharded', roundTripMs: 1, roundTripNote: why };
+      const result = networkShare(server, [{ hrMs: 40000, ops: 10000, writeConcern: 'w:1' }]);
+      assert.equal(result.hopUnmeasured, true);
+      assert.equal(result.decided, false, 'a quarter of each write is the round trip alone');
+      assert.equal(result.undecidable, true, 'the hop, not measured, could be the rest');
+      const reason = networkReason(result, 'update bucket');
+      assert.equal(reason.code, 'hop-unmeasured');
+      assert.equal(reason.why, why);
+      assert.match(reasonText(reason), /^whether the network made it cannot be told: every operation through mongos waited for the hop from mongos to the shards \(10,000 times\), which was not measured \(the kit's shell could not time it/);
+      assert.match(reasonText(reason), /the round trip to mongos alone \(1 ms\) is 25% of the time per operation \(update bucket\), and the hop could be the rest$/);
+      const measured = networkShare({ ...server, hopMs: 0.1 }, [{ hrMs: 40000, ops: 10000, writeConcern: 'w:1' }]);
+      assert.equal(networkReason(measured), null, 'a hop measured small decides nothing');
+      assert.equal(networkShare({ ...server, topology: 'replicaSet' }, [{ hrMs: 40000, ops: 10000 }]).undecidable, false, 'no mongos, no hop');
+    });
+
     it('says where the hop was not measured, and counts what it knows', () => {
       const result = networkShare({ server: 'old', topology: 'sharded', roundTripMs: 20 }, [{ hrMs: 30000, ops: 1000 }]);
       assert.equal(result.hopUnmeasured, true);
