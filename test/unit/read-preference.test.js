@@ -33,16 +33,79 @@ function block(script, name) {
 const secondary = ReadPreference.fromOptions({ readPreference: 'secondary' });
 
 describe('one read preference for a run', () => {
-  it('no script names a read preference of its own: each read takes its connection\'s, the run\'s', () => {
+  it('no script names a read preference of its own, except the primary for the reads of its own writes: each other read takes its connection\'s, the run\'s', () => {
     const own = [];
     for (const script of scripts) {
-      const lines = text(script).split('\n');
+      // the one block that may name one: the reads that must see the script's own writes, each on the primary
+      const ownWrites = /\/\/ --- reads of the [^\n]*own writes[^\n]*\n[\s\S]*?\/\/ --- end reads of the [^\n]*own writes ---/.exec(text(script));
+      const lines = text(script).replace(ownWrites?.[0] ?? '\u0000', (block) => block.replace(/[^\n]/g, ' ')).split('\n');
       lines.forEach((line, i) => {
         const code = line.replace(/\/\/.*$/, '');
         if (/\.readPref\(|setReadPref|\$readPreference|readPreference:\s*['"{]|readPreference=/.test(code)) own.push(`${script}:${i + 1}: ${line.trim()}`);
       });
+      if (ownWrites) {
+        const named = [...ownWrites[0].replace(/\/\/.*$/gm, '').matchAll(/readPref\('(\w+)'\)|readPreference:\s*'(\w+)'/g)].map((m) => m[1] || m[2]);
+        assert.ok(named.length && named.every((mode) => mode === 'primary'), `${script}: the reads of its own writes name the primary alone (${named.join(', ')})`);
+      }
     }
     assert.deepEqual(own, []);
+  });
+
+  describe('the reads that must see the script\'s own writes go to the primary under a secondary read preference', () => {
+    // The driver's own cursors, on a client whose URI asks for secondary reads (mongodb 7.9:
+    // FindCursor.withReadPreference, AggregationCursor's readPreference from the options; a
+    // cursor connects only when read, so none is): each read's cursor says where it would go.
+    // The shell's cursor methods are mongosh's (Cursor.readPref calls withReadPreference; a
+    // collection's aggregate hands its options, readPreference among them, to the driver).
+    const client = new MongoClient('mongodb://rs-a:27017,rs-b:27017/?replicaSet=rs0&readPreference=secondary');
+    const driverColl = client.db('classics_x').collection('c');
+
+    /** A shell collection over the driver's: each read records the mode its cursor would read with, and answers `docs`. */
+    function shellCollection(docs, reads) {
+      const cursorOf = (driverCursor) => {
+        const cursor = {
+          sort: (spec) => { driverCursor.sort(spec); return cursor; },
+          limit: (n) => { driverCursor.limit(n); return cursor; },
+          readPref: (mode) => { driverCursor = driverCursor.withReadPreference(mode); return cursor; },
+          toArray: () => { reads.push(driverCursor.readPreference.mode); return docs; },
+          forEach: (f) => { reads.push(driverCursor.readPreference.mode); docs.forEach(f); },
+        };
+        return cursor;
+      };
+      return {
+        find: (filter = {}, projection) => cursorOf(driverColl.find(filter, projection ? { projection } : {})),
+        aggregate: (pipeline, options) => cursorOf(driverColl.aggregate(pipeline, options)),
+      };
+    }
+
+    it('power-of-2-sizes/pass.js: the highest _id (lastElement) and the tally\'s _ids present', () => {
+      assert.equal(driverColl.find().readPreference.mode, 'secondary', 'a read that names none takes the URI\'s');
+      const context = vm.createContext({});
+      vm.runInContext(block('power-of-2-sizes/pass.js', 'reads of the pass\'s own writes'), context);
+      const reads = [];
+      assert.equal(context.highestId(shellCollection([{ _id: 41 }], reads)), 41);
+      const present = {};
+      context.markPresent(shellCollection([{ _id: 3 }, { _id: 7 }], reads), [3, 5, 7], present);
+      assert.deepEqual({ ...present }, { 3: true, 7: true });
+      assert.deepEqual(reads, ['primary', 'primary']);
+      assert.match(text('power-of-2-sizes/pass.js'), /\nvar lastElement = highestId\(db\.powerOf2Sizes\);/);
+      assert.match(text('power-of-2-sizes/pass.js'), /markPresent\(db\.getCollection\(collectionName\)/, 'expectedTally reads through it');
+    });
+
+    it('many-keys/update.js: the events summed (sumEvents), the targets\' identities and the read-back', () => {
+      const context = vm.createContext({ DOCS: 10, toNumber: Number });
+      vm.runInContext(block('many-keys/update.js', 'reads of the script\'s own writes'), context);
+      const reads = [];
+      assert.equal(context.sumEvents(shellCollection([{ _id: null, events: 25 }], reads)), 25);
+      assert.equal(context.identities(shellCollection([{ guid: 'a' }], reads)).length, 1);
+      let seen = 0;
+      context.eachDocument(shellCollection([{}, {}], reads), () => { seen += 1; });
+      assert.equal(seen, 2);
+      assert.deepEqual(reads, ['primary', 'primary', 'primary']);
+      const script = text('many-keys/update.js');
+      assert.equal(script.match(/sumEvents\(/g).length, 3, 'defined once, read before and after the updates through it');
+      assert.match(script, /eachDocument\(db\.getCollection\(result\.collection\)/);
+    });
   });
 
   it('the commands that read beside the timed reads (trade-candles\' cache counters) name the connection\'s read preference', () => {
