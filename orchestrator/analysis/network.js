@@ -98,6 +98,8 @@ function networkShare(server, records, { timeField = 'hrMs', opsField = 'ops' } 
     roundTripMs, hopMs, viaMongos, hopUnmeasured: viaMongos && hopMs === null, perOpMs, waitedMs: waitedMs / operations,
     share, decided: share > NETWORK_DECIDES, undecidable: hopUnknown && !(share > NETWORK_DECIDES), roundTrips, hops: hopList, ms,
     ...(hopUnknown && server.roundTripNote ? { hopWhy: server.roundTripNote } : {}),
+    // a mongodb+srv URI: the round trip's mongos need not be the timed connections' (run/round-trip.js)
+    ...(viaMongos && server.roundTripMongos?.same === false ? { mongosMayDiffer: server.roundTripMongos.why } : {}),
   };
 }
 
@@ -112,12 +114,14 @@ function networkReason(result, side = null) {
     return {
       code: 'hop-unmeasured', roundTripMs: result.roundTripMs, share: result.share, hops: result.hops,
       ...(result.hopWhy ? { why: result.hopWhy } : {}), ...(side ? { side } : {}),
+      ...(result.mongosMayDiffer ? { mongosMayDiffer: result.mongosMayDiffer } : {}),
     };
   }
   if (!result?.decided) return null;
   return {
     code: 'network-decided', roundTripMs: result.roundTripMs, share: result.share,
     ...(result.viaMongos ? { hopMs: result.hopMs, hops: result.hops } : {}), ...(side ? { side } : {}),
+    ...(result.mongosMayDiffer ? { mongosMayDiffer: result.mongosMayDiffer } : {}),
   };
 }
 
@@ -158,14 +162,17 @@ function networkText(r) {
   const inside = r.hops.find((h) => h.between === 'mongos and the shards');
   const hop = inside?.ms === null || inside?.ms === undefined ? 'the hop from mongos to the shards (not measured)' : `the hop from mongos to the shards (${msText(inside.ms)})`;
   const upgraded = inside?.upgraded ? `, which each w:0 write waits for too (w:1 from mongos to the shards),` : '';
-  return `the network, not the server, could have made it: the round trip to mongos (${msText(r.roundTripMs)}) and ${hop}${upgraded} are ${share}`;
+  return `the network, not the server, could have made it: the round trip to mongos (${msText(r.roundTripMs)}) and ${hop}${upgraded} are ${share}${mongosText(r)}`;
 }
+
+/** Where the round trip's mongos need not be the timed connections' (a mongodb+srv URI): said after the figures. */
+const mongosText = (r) => (r.mongosMayDiffer ? `; the round trip was timed through one mongos, and ${r.mongosMayDiffer.replace(/^a mongodb\+srv URI: /, 'with a mongodb+srv URI ')}` : '');
 
 /** The hop-unmeasured reason's words: what is known, and why the rest is not. */
 function hopUnmeasuredText(r) {
   const count = r.hops?.find((h) => h.between === 'mongos and the shards')?.count;
   const share = `${Math.round(r.share * 100)}% of the time per operation${r.side ? ` (${r.side})` : ''}`;
-  return `whether the network made it cannot be told: every operation through mongos waited for the hop from mongos to the shards${Number.isFinite(count) ? ` (${count.toLocaleString('en-US')} times)` : ''}, which was not measured${r.why ? ` (${r.why})` : ''}; the round trip to mongos alone (${msText(r.roundTripMs)}) is ${share}, and the hop could be the rest`;
+  return `whether the network made it cannot be told: every operation through mongos waited for the hop from mongos to the shards${Number.isFinite(count) ? ` (${count.toLocaleString('en-US')} times)` : ''}, which was not measured${r.why ? ` (${r.why})` : ''}; the round trip to mongos alone (${msText(r.roundTripMs)}) is ${share}, and the hop could be the rest${mongosText(r)}`;
 }
 
 module.exports = {

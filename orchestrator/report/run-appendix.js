@@ -101,6 +101,8 @@ function deploymentParts(s) {
     parts.push([said(Number.isFinite(s.hopMs)
       ? `every operation through mongos waits for the hop from mongos to the shard, ${formatValue(s.hopMs)} ms, w:0 writes too (w:1 from mongos to the shards), which the round trip to mongos does not hold`
       : 'the hop from mongos to the shard, which every operation through mongos waits for (w:0 writes too), was not measured')]);
+    // a mongodb+srv URI: the round trip's mongos need not be the timed connections' (run/round-trip.js)
+    if (s.roundTripMongos?.same === false) parts.push([said('the round trip was timed through one mongos: '), s.roundTripMongos.why]);
   }
   if (s.allocator?.GLIBC_TUNABLES) parts.push([said('started with GLIBC_TUNABLES='), s.allocator.GLIBC_TUNABLES]);
   return parts.flatMap((p, i) => (i ? [said('; '), ...p] : p));
