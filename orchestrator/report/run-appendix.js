@@ -43,6 +43,9 @@ function describeRun(run, servers) {
   // the topology, and what a write that names no w gets there (w:majority on a replica set)
   const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => [s.server, said(': '), ...deploymentParts(s)]);
   if (deployed.length) blocks.push({ list: deployed });
+  // another product (FerretDB) of the user's, whose URI names a read or write concern: said too
+  const asked = servers.filter((s) => s.product !== 'MongoDB' && uriConcernParts(s).length).map((s) => [s.server, said(': '), ...uriConcernParts(s)]);
+  if (asked.length) blocks.push({ list: asked });
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
   const warned = servers.flatMap((s) => [].concat(s.warnings || []).map((w) => [s.server, said(' warned at start-up: '), w]));
   if (warned.length) blocks.push({ list: warned });
@@ -80,14 +83,8 @@ function deploymentParts(s) {
   // on one server there is nothing to retry elsewhere and no other member to read from
   const replicated = s.deployment.topology !== 'standalone';
   if (replicated && s.defaultReadConcern?.level) parts.push([said('a read that names no read concern reads '), s.defaultReadConcern.level]);
-  // what the URI asks of every operation, and what the timed ones took (servers/deployment.js uriConcerns)
-  const uri = s.uriConcerns;
-  const named = uri ? [['readConcernLevel', uri.readConcernLevel], ['w', uri.w], ['journal', uri.journal], ['wtimeoutMS', uri.wtimeoutMS]].filter(([, v]) => v !== null && v !== undefined) : [];
-  if (named.length) {
-    parts.push([said('the URI names '), named.map(([k, v]) => `${k}=${v}`).join(', '), said(uri.readConcernLevel
-      ? ': every read the scripts time takes that read concern (none names its own)'
-      : ''), said(uri.w !== null || uri.journal !== null ? `${uri.readConcernLevel ? ', and' : ':'} every write they time names its own w:0 or w:1 without j, so the URI's w and journal reach only their untimed writes` : '')]);
-  }
+  const asked = uriConcernParts(s);
+  if (asked.length) parts.push(asked);
   if (replicated && typeof s.retryableWrites === 'boolean') {
     parts.push([said(s.retryableWrites
       ? 'retryable writes on (the URI\'s retryWrites): the writes the scripts time against an unacknowledged side run on connections without them, as the articles\' clients had none; the other acknowledged writes (loads, many-keys\' inserts) carry a transaction number on both sides alike (each record\'s retryableWrites)'
@@ -106,6 +103,21 @@ function deploymentParts(s) {
   }
   if (s.allocator?.GLIBC_TUNABLES) parts.push([said('started with GLIBC_TUNABLES='), s.allocator.GLIBC_TUNABLES]);
   return parts.flatMap((p, i) => (i ? [said('; '), ...p] : p));
+}
+
+/**
+ * What the URI asks of every operation, and what the timed ones took (servers/deployment.js
+ * uriConcerns), as inline parts; none where the URI names no concern.
+ */
+function uriConcernParts(s) {
+  const said = (text) => ({ say: text });
+  const uri = s.uriConcerns;
+  const named = uri ? [['readConcernLevel', uri.readConcernLevel], ['w', uri.w], ['journal', uri.journal], ['wtimeoutMS', uri.wtimeoutMS]].filter(([, v]) => v !== null && v !== undefined) : [];
+  if (!named.length) return [];
+  const reads = uri.readConcernLevel ? ': every read the scripts time takes that read concern (none names its own)' : '';
+  const writes = [uri.w, uri.journal, uri.wtimeoutMS].some((v) => v !== null && v !== undefined)
+    ? `${reads ? ', and' : ':'} every write they time names its own w:0 or w:1 without j, so the URI's w and journal reach only their untimed writes` : '';
+  return [said('the URI names '), named.map(([k, v]) => `${k}=${v}`).join(', '), said(`${reads}${writes}`)];
 }
 
 /** What each shell adds per operation on each server, so the server's time can be told from the shell's. */
