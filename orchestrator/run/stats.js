@@ -46,28 +46,28 @@ async function statsReads(client, db, { probe = 'kit', say = () => {}, pin = nul
     return { db, options: { readPreference }, member: null, end: () => {} };
   }
   const pinned = replicaSet && pin ? await pinMember(client, db, readPreference, pin, say) : null;
-  if (!pinned) {
-    // the wait, on whichever member the read preference reaches; later reads may reach another
-    await db.collection(probe).findOne({}, { session, readPreference, projection: { _id: 1 } }).catch(() => {});
-    return { db, options: { readPreference, session }, member: null, end: () => session.endSession().catch(() => {}) };
+  if (pinned) {
+    // the primary's time handed to a session on the member's own client, then the wait there
+    const own = pinned.client.startSession({ causalConsistency: true });
+    if (session.clusterTime) own.advanceClusterTime(session.clusterTime);
+    if (session.operationTime) own.advanceOperationTime(session.operationTime);
+    const memberDb = pinned.client.db(db.databaseName);
+    const end = async () => {
+      await own.endSession().catch(() => {});
+      await pinned.client.close().catch(() => {});
+    };
+    try {
+      await memberDb.collection(probe).findOne({}, { session: own, projection: { _id: 1 } });
+      await session.endSession().catch(() => {});
+      return { db: memberDb, options: { session: own }, member: pinned.member, end };
+    } catch (err) {
+      await end();
+      say(`the sizes are read with read preference ${readPreference.mode}, each read on the member the driver picks for it, not on one member (${pinned.member}: ${String(err?.message || err).split('\n')[0]})`);
+    }
   }
-  // the primary's time handed to a session on the member's own client, then the wait there
-  const own = pinned.client.startSession({ causalConsistency: true });
-  if (session.clusterTime) own.advanceClusterTime(session.clusterTime);
-  if (session.operationTime) own.advanceOperationTime(session.operationTime);
-  await session.endSession().catch(() => {});
-  const memberDb = pinned.client.db(db.databaseName);
-  const end = async () => {
-    await own.endSession().catch(() => {});
-    await pinned.client.close().catch(() => {});
-  };
-  try {
-    await memberDb.collection(probe).findOne({}, { session: own, projection: { _id: 1 } });
-  } catch (err) {
-    await end();
-    throw err;
-  }
-  return { db: memberDb, options: { session: own }, member: pinned.member, end };
+  // the wait, on whichever member the read preference reaches; later reads may reach another
+  await db.collection(probe).findOne({}, { session, readPreference, projection: { _id: 1 } }).catch(() => {});
+  return { db, options: { readPreference, session }, member: null, end: () => session.endSession().catch(() => {}) };
 }
 
 /**

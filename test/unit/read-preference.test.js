@@ -258,8 +258,8 @@ describe('one read preference for a run', () => {
       assert.ok(member.seen.every(([, , options]) => options.session === memberSession), 'listCollections and collStats on the member, in its session');
       await reads.end();
       assert.deepEqual(order, [
-        'findOne primary', 'admin hello secondary', 'pin rs-b:27017', 'end primary session', 'member db classics_x',
-        'member findOne (waits: true)', 'member countDocuments true', 'end member session', 'close member',
+        'findOne primary', 'admin hello secondary', 'pin rs-b:27017', 'member db classics_x',
+        'member findOne (waits: true)', 'end primary session', 'member countDocuments true', 'end member session', 'close member',
       ]);
       assert.deepEqual(member.seen.map(([what, name]) => what + (name ? ` ${name}` : '')), ['listCollections', 'command collStats'], 'existence after the wait');
     });
@@ -276,6 +276,15 @@ describe('one read preference for a run', () => {
       assert.match(lines[0], /^the sizes are read with read preference secondary, each read on the member the driver picks for it, not on one member \(rs-c:27017: connect ECONNREFUSED/);
       const viaMongos = await statsReads(client, recording(secondary).db, { probe: 'c', replicaSet: false, pin: async () => { throw new Error('never asked'); } });
       assert.equal(viaMongos.member, null);
+      // the member reached, but its wait fails: its client closed, said, and the step's stats go on without it
+      let closed = false;
+      const lost = { startSession: () => ({ advanceClusterTime() {}, advanceOperationTime() {}, endSession: async () => {} }), db: () => ({ collection: () => ({ findOne: async () => { throw new Error('connection reset'); } }) }), close: async () => { closed = true; } };
+      const fallback = recording(secondary);
+      const after = await statsReads(client, fallback.db, { probe: 'c', replicaSet: true, say: (l) => lines.push(l), pin: async () => lost });
+      assert.equal(after.member, null);
+      assert.equal(closed, true);
+      assert.match(lines.at(-1), /not on one member \(rs-c:27017: connection reset\)$/);
+      assert.deepEqual(fallback.seen.map(([what, , options]) => `${what} ${options.readPreference.mode}`), ['findOne primary', 'findOne secondary']);
     });
 
     it('says so, and reads without waiting, where the server takes no session', async () => {
