@@ -73,7 +73,23 @@ class ServerDiedError extends ClassicsError {
 /** A step that made no progress for longer than its deadline: its shell was stopped. */
 class StepStalledError extends ClassicsError {}
 
+/**
+ * The server's error codes the kit tells apart, read from an error's `code`, never from its
+ * message: Unauthorized (13) and CommandNotFound (59) as src/mongo/base/error_codes.yml names
+ * them; 51300 and 51301, the numbers getDefaultRWConcern's assertNotStandaloneOrShardServer
+ * asserts with (src/mongo/db/commands/rwc_defaults_commands.cpp): "not supported on standalone
+ * nodes" (no replication) and "not supported on shard nodes" (a shard's member, reached directly).
+ */
+const SERVER_CODES = Object.freeze({ Unauthorized: 13, CommandNotFound: 59, standalone: 51300, shardNode: 51301 });
+
+/** An error's server code (a number), or null where it has none (a network error, a plain Error). */
+function serverCode(err) {
+  const code = Number(err?.code);
+  return Number.isInteger(code) ? code : null;
+}
+
 module.exports = {
+  SERVER_CODES, serverCode,
   ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
   NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError,
 };

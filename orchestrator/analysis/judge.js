@@ -18,6 +18,8 @@ const { fieldInfo, nameInWords } = require('../results/fields');
 const { pairedEstimate, combinedEstimate, singleEstimate, minPairs, METHOD_ONE } = require('./estimate');
 const { networkOfSides, withNetwork } = require('./network');
 const { flowControlReason } = require('./replication');
+const { flowControlUnknownReason } = require('./replication');
+const { membersMayDifferReason, readConcernReason } = require('./members');
 const { checkEvidence } = require('./evidence');
 const { makeVerdict } = require('./verdict');
 const {
@@ -662,6 +664,19 @@ function judgement(finding, ctx) {
   // flow control throttled the primary's writes during a step the verdict rests on: said
   const throttled = tested ? flowControlReason(counted) : null;
   if (throttled) decided.reasons.push(throttled);
+  // where flow control could not be read (through mongos, serverStatus refused) beside timed writes: said
+  const flowUnknown = tested ? flowControlUnknownReason(counted) : null;
+  if (flowUnknown) decided.reasons.push(flowUnknown);
+  // reads that may have gone to several members, and a read concern the URI gave every timed read: said
+  // only a verdict on reads (a record that names no write concern) or on sizes (bytes) rests on what a member answered
+  // (this server's records: a baseline's are not)
+  const served = counted.filter((r) => r.server === ctx.server);
+  const reads = served.some((r) => r.writeConcern === undefined);
+  const onMember = reads || (served.length > 0 && fieldInfo(c.field).unit === 'bytes');
+  const members = tested && onMember && !ctx.serverRecord?.startedByKit ? membersMayDifferReason(ctx.serverRecord, served) : null;
+  if (members) decided.reasons.push(members);
+  const readConcern = tested && reads && !ctx.serverRecord?.startedByKit ? readConcernReason(ctx.serverRecord) : null;
+  if (readConcern) decided.reasons.push(readConcern);
   const shared = tested && counted.some((r) => r.otherRuns?.length);
   if (shared) decided.reasons.push({ code: 'shared-machine' });
   if (tested && (parts.duplicated || (ctx.misaligned?.size && counted.some((r) => ctx.misaligned.has(r))))) decided.reasons.push({ code: 'repeats-misaligned' });

@@ -14,7 +14,10 @@
 // Where what the operations waited for is more than half of the time they took, the figure
 // measures distance more than the server: on Atlas from another region, through a slow link, or
 // across the hop inside a cluster. Pure: it reads records and says so; the verdicts take the
-// reason 'network-decided' and are inconclusive where it fires (withNetwork).
+// reason 'network-decided' and are inconclusive where it fires (withNetwork). Where the hop was
+// not measured (the lease database could not be written) it is not taken for 0 ms: unless the
+// round trips alone decide, whether the network decided cannot be told, and the verdicts take
+// the reason 'hop-unmeasured' and are inconclusive too.
 const { fieldInfo, spanMs } = require('../results/fields');
 const { throughMongos } = require('../results/records');
 const { DECIDED, INCONCLUSIVE } = require('./rules');
@@ -82,24 +85,43 @@ function networkShare(server, records, { timeField = 'hrMs', opsField = 'ops' } 
     }
   }
   if (!(operations > 0)) return null;
+  // an unmeasured hop is not 0 ms: what is known (the round trips) is a floor of the share, and
+  // the hop the operations also waited for may make up the rest (hopUnknown)
   const waitedMs = roundTrips * roundTripMs + hops * (hopMs ?? 0);
   const perOpMs = ms / operations;
   // a round trip measured apart can exceed an operation's mean by its jitter: the share stops at all of it
   const share = ms > 0 ? Math.min(1, waitedMs / ms) : 1;
+  const hopUnknown = viaMongos && hopMs === null && hops > 0;
   const hopList = [{ between: viaMongos ? 'the client and mongos' : 'the client and the server', ms: roundTripMs, count: roundTrips }];
   if (viaMongos) hopList.push({ between: 'mongos and the shards', ms: hopMs, count: hops, upgraded });
   return {
     roundTripMs, hopMs, viaMongos, hopUnmeasured: viaMongos && hopMs === null, perOpMs, waitedMs: waitedMs / operations,
-    share, decided: share > NETWORK_DECIDES, roundTrips, hops: hopList, ms,
+    share, decided: share > NETWORK_DECIDES, undecidable: hopUnknown && !(share > NETWORK_DECIDES), roundTrips, hops: hopList, ms,
+    ...(hopUnknown && server.roundTripNote ? { hopWhy: server.roundTripNote } : {}),
+    // a mongodb+srv URI: the round trip's mongos need not be the timed connections' (run/round-trip.js)
+    ...(viaMongos && server.roundTripMongos?.same === false ? { mongosMayDiffer: server.roundTripMongos.why } : {}),
   };
 }
 
-/** The verdict's reason where the network could have made it ({ code, roundTripMs, share, hops, side }), else null. */
+/**
+ * The verdict's reason where the network could have made it ({ code, roundTripMs, share, hops,
+ * side }); where it cannot be told because the operations waited for a hop inside the cluster
+ * that was not measured, { code: 'hop-unmeasured', roundTripMs, share (the round trips' alone, a
+ * floor), hops, why (the server record's roundTripNote, where it says why) }; else null.
+ */
 function networkReason(result, side = null) {
+  if (result?.undecidable) {
+    return {
+      code: 'hop-unmeasured', roundTripMs: result.roundTripMs, share: result.share, hops: result.hops,
+      ...(result.hopWhy ? { why: result.hopWhy } : {}), ...(side ? { side } : {}),
+      ...(result.mongosMayDiffer ? { mongosMayDiffer: result.mongosMayDiffer } : {}),
+    };
+  }
   if (!result?.decided) return null;
   return {
     code: 'network-decided', roundTripMs: result.roundTripMs, share: result.share,
     ...(result.viaMongos ? { hopMs: result.hopMs, hops: result.hops } : {}), ...(side ? { side } : {}),
+    ...(result.mongosMayDiffer ? { mongosMayDiffer: result.mongosMayDiffer } : {}),
   };
 }
 
@@ -112,9 +134,11 @@ function networkReason(result, side = null) {
  */
 function networkOfSides(server, sides, { timeField, opsField = 'ops' }) {
   let worst = null;
+  // a side the network decided speaks first; then one an unmeasured hop leaves open; then the largest share
+  const weight = (r) => (r.decided ? 2 : r.undecidable ? 1 : 0);
   for (const { label, records } of sides) {
     const result = networkShare(server, records, { timeField, opsField });
-    if (result && (!worst || result.share > worst.result.share)) worst = { label, result };
+    if (result && (!worst || weight(result) > weight(worst.result) || (weight(result) === weight(worst.result) && result.share > worst.result.share))) worst = { label, result };
   }
   return worst ? networkReason(worst.result, worst.label || null) : null;
 }
@@ -138,9 +162,19 @@ function networkText(r) {
   const inside = r.hops.find((h) => h.between === 'mongos and the shards');
   const hop = inside?.ms === null || inside?.ms === undefined ? 'the hop from mongos to the shards (not measured)' : `the hop from mongos to the shards (${msText(inside.ms)})`;
   const upgraded = inside?.upgraded ? `, which each w:0 write waits for too (w:1 from mongos to the shards),` : '';
-  return `the network, not the server, could have made it: the round trip to mongos (${msText(r.roundTripMs)}) and ${hop}${upgraded} are ${share}`;
+  return `the network, not the server, could have made it: the round trip to mongos (${msText(r.roundTripMs)}) and ${hop}${upgraded} are ${share}${mongosText(r)}`;
+}
+
+/** Where the round trip's mongos need not be the timed connections' (a mongodb+srv URI): said after the figures. */
+const mongosText = (r) => (r.mongosMayDiffer ? `; the round trip was timed through one mongos, and ${r.mongosMayDiffer.replace(/^a mongodb\+srv URI: /, 'with a mongodb+srv URI ')}` : '');
+
+/** The hop-unmeasured reason's words: what is known, and why the rest is not. */
+function hopUnmeasuredText(r) {
+  const count = r.hops?.find((h) => h.between === 'mongos and the shards')?.count;
+  const share = `${Math.round(r.share * 100)}% of the time per operation${r.side ? ` (${r.side})` : ''}`;
+  return `whether the network made it cannot be told: every operation through mongos waited for the hop from mongos to the shards${Number.isFinite(count) ? ` (${count.toLocaleString('en-US')} times)` : ''}, which was not measured${r.why ? ` (${r.why})` : ''}; the round trip to mongos alone (${msText(r.roundTripMs)}) is ${share}, and the hop could be the rest${mongosText(r)}`;
 }
 
 module.exports = {
-  networkShare, networkReason, networkOfSides, withNetwork, networkText, NETWORK_DECIDES,
+  hopUnmeasuredText, networkShare, networkReason, networkOfSides, withNetwork, networkText, NETWORK_DECIDES,
 };

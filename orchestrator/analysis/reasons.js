@@ -5,6 +5,9 @@ const { formatDuration } = require('../sizing/duration');
 // reasonWords, and no view matches a sentence to find one.
 const { networkText } = require('./network');
 const { flowControlText } = require('./replication');
+const { flowControlUnknownText } = require('./replication');
+const { hopUnmeasuredText } = require('./network');
+const { membersMayDifferText, readConcernText } = require('./members');
 
 const ratioText = (r) => {
   if (!Number.isFinite(r)) return '–';
@@ -66,6 +69,10 @@ const WORDS = {
   'shared-machine': () => 'another run of the kit shared the machine',
   'network-decided': networkText,
   'flow-control': flowControlText,
+  'flow-control-unknown': flowControlUnknownText,
+  'hop-unmeasured': hopUnmeasuredText,
+  'members-may-differ': membersMayDifferText,
+  'read-concern': readConcernText,
 };
 
 /** The words of one reason. */

@@ -21,4 +21,24 @@ function flowControlText(r) {
   return `flow control engaged during ${r.steps.join(', ')}: the primary's majority commit point lagged, so the writes were throttled to let the secondaries catch up${waited}, and both clocks include that wait`;
 }
 
-module.exports = { flowControlReason, flowControlText };
+/**
+ * The reason where flow control could not be known during a step whose timed writes the verdict
+ * rests on ({ code: 'flow-control-unknown', steps, why }), else null: through mongos (each
+ * shard's primary keeps its own, and mongos reports none) or where serverStatus was refused. Only
+ * writes wait for flow control's tickets: a record that names no write concern is a read's, and
+ * does not count. The verdict keeps its status: nothing says the writes were throttled, only that
+ * it cannot be told.
+ */
+function flowControlUnknownReason(records) {
+  const unknown = (records || []).filter((r) => r?.flowControl && r.flowControl.engaged === null && r.writeConcern !== undefined);
+  if (!unknown.length) return null;
+  const steps = [...new Set(unknown.map((r) => `${r.step}${r.pass ? ` pass ${r.pass}` : ''}`))];
+  return { code: 'flow-control-unknown', steps, why: unknown[0].flowControl.why ?? null };
+}
+
+/** The flow-control-unknown reason's words. */
+function flowControlUnknownText(r) {
+  return `whether flow control throttled the writes of ${r.steps.join(', ')} is not known${r.why ? ` (${r.why})` : ''}: a lagging majority commit point would have slowed them, and both clocks would hold that wait`;
+}
+
+module.exports = { flowControlReason, flowControlText, flowControlUnknownReason, flowControlUnknownText };

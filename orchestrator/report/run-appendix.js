@@ -43,6 +43,9 @@ function describeRun(run, servers) {
   // the topology, and what a write that names no w gets there (w:majority on a replica set)
   const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => [s.server, said(': '), ...deploymentParts(s)]);
   if (deployed.length) blocks.push({ list: deployed });
+  // another product (FerretDB) of the user's, whose URI names a read or write concern: said too
+  const asked = servers.filter((s) => s.product !== 'MongoDB' && uriConcernParts(s).length).map((s) => [s.server, said(': '), ...uriConcernParts(s)]);
+  if (asked.length) blocks.push({ list: asked });
   // what a server warned of at start-up (FerretDB 2: a DocumentDB other than the one it was built for)
   const warned = servers.flatMap((s) => [].concat(s.warnings || []).map((w) => [s.server, said(' warned at start-up: '), w]));
   if (warned.length) blocks.push({ list: warned });
@@ -66,7 +69,10 @@ function deploymentParts(s) {
   const said = (text) => ({ say: text });
   const parts = [[s.deployment.words]];
   const wc = s.defaultWriteConcern;
-  if (wc) {
+  if (wc && wc.w === null) {
+    // getDefaultRWConcern refused (a missing privilege, a shard's member): not known, and said, never guessed
+    parts.push([said('the write concern a write that names no w gets is '), wc.source ?? 'unknown', said('; every write the scripts time names its own w:0 or w:1 (each record\'s writeConcern)')]);
+  } else if (wc) {
     const names = [said('a write that names no w gets w:'), String(wc.w), ...(wc.source ? [said(' ('), wc.source, said(' default)')] : [])];
     // the scripts name w:0 or w:1 on every write they time since the records name topologyText
     // too; before, trade-candles' loads and many-keys' inserts named none and took this default
@@ -77,6 +83,8 @@ function deploymentParts(s) {
   // on one server there is nothing to retry elsewhere and no other member to read from
   const replicated = s.deployment.topology !== 'standalone';
   if (replicated && s.defaultReadConcern?.level) parts.push([said('a read that names no read concern reads '), s.defaultReadConcern.level]);
+  const asked = uriConcernParts(s);
+  if (asked.length) parts.push(asked);
   if (replicated && typeof s.retryableWrites === 'boolean') {
     parts.push([said(s.retryableWrites
       ? 'retryable writes on (the URI\'s retryWrites): the writes the scripts time against an unacknowledged side run on connections without them, as the articles\' clients had none; the other acknowledged writes (loads, many-keys\' inserts) carry a transaction number on both sides alike (each record\'s retryableWrites)'
@@ -90,9 +98,26 @@ function deploymentParts(s) {
     parts.push([said(Number.isFinite(s.hopMs)
       ? `every operation through mongos waits for the hop from mongos to the shard, ${formatValue(s.hopMs)} ms, w:0 writes too (w:1 from mongos to the shards), which the round trip to mongos does not hold`
       : 'the hop from mongos to the shard, which every operation through mongos waits for (w:0 writes too), was not measured')]);
+    // a mongodb+srv URI: the round trip's mongos need not be the timed connections' (run/round-trip.js)
+    if (s.roundTripMongos?.same === false) parts.push([said('the round trip was timed through one mongos: '), s.roundTripMongos.why]);
   }
   if (s.allocator?.GLIBC_TUNABLES) parts.push([said('started with GLIBC_TUNABLES='), s.allocator.GLIBC_TUNABLES]);
   return parts.flatMap((p, i) => (i ? [said('; '), ...p] : p));
+}
+
+/**
+ * What the URI asks of every operation, and what the timed ones took (servers/deployment.js
+ * uriConcerns), as inline parts; none where the URI names no concern.
+ */
+function uriConcernParts(s) {
+  const said = (text) => ({ say: text });
+  const uri = s.uriConcerns;
+  const named = uri ? [['readConcernLevel', uri.readConcernLevel], ['w', uri.w], ['journal', uri.journal], ['wtimeoutMS', uri.wtimeoutMS]].filter(([, v]) => v !== null && v !== undefined) : [];
+  if (!named.length) return [];
+  const reads = uri.readConcernLevel ? ': every read the scripts time takes that read concern (none names its own)' : '';
+  const writes = [uri.w, uri.journal, uri.wtimeoutMS].some((v) => v !== null && v !== undefined)
+    ? `${reads ? ', and' : ':'} every write they time names its own w:0 or w:1 without j, so the URI's w and journal reach only their untimed writes` : '';
+  return [said('the URI names '), named.map(([k, v]) => `${k}=${v}`).join(', '), said(`${reads}${writes}`)];
 }
 
 /** What each shell adds per operation on each server, so the server's time can be told from the shell's. */

@@ -9,6 +9,14 @@
 // flowControl, in the MongoDB manual). Through mongos there is none to read (each shard's primary
 // keeps its own, and mongos's serverStatus has no such section); a standalone replicates nothing.
 const { topologyKey } = require('../results/records');
+const { SERVER_CODES, serverCode } = require('../errors');
+
+/**
+ * Why flow control is not known where serverStatus is refused for want of a privilege
+ * (Unauthorized, code 13): serverStatus needs the serverStatus action on the cluster, which
+ * clusterMonitor grants and readWrite or readWriteAnyDatabase do not (role_graph_builtin_roles.cpp).
+ */
+const NOT_PERMITTED = 'unknown (not permitted: serverStatus needs the clusterMonitor role)';
 
 const number = (v) => (v === undefined || v === null ? null : Number(v));
 
@@ -50,7 +58,10 @@ async function readFlowControl(client, server) {
     return flowControlOf(await client.db('admin').command({ serverStatus: 1 }, { readPreference: 'primary' }))
       ?? { engaged: null, why: 'serverStatus has no flowControl section (a server before 4.2)' };
   } catch (err) {
-    return { engaged: null, why: `serverStatus refused (${String(err?.message || err).split('\n')[0]}): flow control not read` };
+    // told apart by the code: a missing privilege, or another refusal named by the server's code name
+    if (serverCode(err) === SERVER_CODES.Unauthorized) return { engaged: null, why: NOT_PERMITTED };
+    const said = err?.codeName || (serverCode(err) === null ? String(err?.message || err).split('\n')[0] : `code ${serverCode(err)}`);
+    return { engaged: null, why: `unknown (serverStatus refused: ${said})` };
   }
 }
 
@@ -81,9 +92,16 @@ function flowControlDuring(before, after) {
   };
 }
 
-/** What a step's measurement and block records carry where flow control engaged during it: { engaged, waitedMs, laggedTimes }. */
+/**
+ * What a step's measurement and block records carry: where flow control engaged during it
+ * { engaged: true, waitedMs, laggedTimes }; where it could not be known (through mongos, a user
+ * without serverStatus) { engaged: null, why }, so that a verdict resting on the step's writes
+ * says so (analysis/replication.js); nothing where it did not engage or cannot.
+ */
 function flowControlMark(during) {
-  return during?.engaged ? { engaged: true, waitedMs: during.waitedMs, laggedTimes: during.laggedTimes } : null;
+  if (during?.engaged) return { engaged: true, waitedMs: during.waitedMs, laggedTimes: during.laggedTimes };
+  if (during && during.engaged === null) return { engaged: null, why: during.why };
+  return null;
 }
 
-module.exports = { flowControlUnread, flowControlOf, readFlowControl, flowControlDuring, flowControlMark };
+module.exports = { NOT_PERMITTED, flowControlUnread, flowControlOf, readFlowControl, flowControlDuring, flowControlMark };

@@ -10,7 +10,8 @@
 // ping stands, and the record says why.
 const path = require('node:path');
 const { runShellScript } = require('./shells');
-const { oneMongosUri, withUriOptions } = require('../servers/reach');
+const { ConnectionString } = require('mongodb-connection-string-url');
+const { oneMongosUri, withUriOptions, resolveSrvUri } = require('../servers/reach');
 const { throughMongos } = require('../results/records');
 const { redactUri } = require('../servers/spec');
 
@@ -22,13 +23,46 @@ function scriptConnectionUri(uri, { viaMongos }) {
 }
 
 /**
- * { roundTripMs, roundTripVia, roundTripBy, hopMs (through mongos), driverRoundTripMs } for the
+ * Whether the round trip goes through the mongos the timed connections use, where it may not:
+ * null where it does (a host list: oneMongosUri keeps its first host, for the round trip and for
+ * every timed connection of the scripts alike; a load balancer; an SRV record of one host), else
+ * { same: false, mongos (how many the SRV record lists, null where it could not be resolved
+ * again), why }. A mongodb+srv URI with srvMaxHosts=1 has each connection keep one of the hosts
+ * its SRV record lists, drawn at random when it is resolved (resolve-mongodb-srv's shuffle, as
+ * mongosh resolves it; the driver's resolveSRVRecord shuffles alike), so the round trip's
+ * connection and each timed connection may reach different mongos, at different distances.
+ * @param resolve resolveSrvUri (servers/reach.js), or a test's
+ */
+async function mongosOfRoundTrip(uri, { viaMongos }, resolve = resolveSrvUri) {
+  if (!viaMongos) return null;
+  let cs;
+  try { cs = new ConnectionString(uri); } catch { return null; }
+  if (!cs.isSRV || cs.searchParams.get('loadBalanced') === 'true') return null;
+  let mongos = null;
+  try {
+    const all = new ConnectionString(uri);
+    all.searchParams.delete('srvMaxHosts');
+    mongos = new ConnectionString(await resolve(all.toString())).hosts.length;
+  } catch { /* not resolved again: how many is not said */ }
+  if (mongos === 1) return null;
+  return {
+    same: false,
+    mongos,
+    why: `a mongodb+srv URI: each connection keeps one of the ${mongos ?? 'several'} mongos its SRV record lists, drawn at random (srvMaxHosts=1), so the round trip and each timed connection may reach different mongos`,
+  };
+}
+
+/**
+ * { roundTripMs, roundTripVia, roundTripBy, hopMs (through mongos), driverRoundTripMs,
+ * roundTripMongos (mongosOfRoundTrip's, where it may not be the timed connections' mongos) } for the
  * server record, or { roundTripVia: 'the driver', roundTripNote } where the shell could not.
  * @param server the started server with what describeServer read (uri, name, topology, roundTripMs)
  */
-async function scriptRoundTrip({ server, shell, lean, pings, database, logFile }) {
+async function scriptRoundTrip({ server, shell, lean, pings, database, logFile, resolve = resolveSrvUri }) {
   const viaMongos = throughMongos(server);
-  const driver = Number.isFinite(server.roundTripMs) ? { driverRoundTripMs: server.roundTripMs } : {};
+  const which = await mongosOfRoundTrip(server.uri, { viaMongos }, resolve);
+  const mongos = which ? { roundTripMongos: which } : {};
+  const driver = Number.isFinite(server.roundTripMs) ? { driverRoundTripMs: server.roundTripMs, ...mongos } : { ...mongos };
   try {
     const { measurements } = await runShellScript({
       shell, lean, uri: scriptConnectionUri(server.uri, { viaMongos }), file: SCRIPT, vars: { PINGS: pings, DB_NAME: database }, server: server.name, logFile,
@@ -43,8 +77,8 @@ async function scriptRoundTrip({ server, shell, lean, pings, database, logFile }
       ...driver,
     };
   } catch (err) {
-    return { roundTripVia: 'the driver', roundTripNote: `the ${shell === 'kit' ? 'kit\'s ' : ''}shell could not time it (${redactUri(String(err?.message || err).split('\n')[0])}): a ping through the driver stands${viaMongos ? ', and the hop inside the cluster is not measured' : ''}` };
+    return { ...mongos, roundTripVia: 'the driver', roundTripNote: `the ${shell === 'kit' ? 'kit\'s ' : ''}shell could not time it (${redactUri(String(err?.message || err).split('\n')[0])}): a ping through the driver stands${viaMongos ? ', and the hop inside the cluster is not measured' : ''}` };
   }
 }
 
-module.exports = { scriptRoundTrip, scriptConnectionUri };
+module.exports = { scriptRoundTrip, scriptConnectionUri, mongosOfRoundTrip };

@@ -12,25 +12,77 @@ const { isRefused, refusalText } = require('./ownership');
 const { ReadPreference } = require('mongodb');
 
 /**
- * The options every read of a step's stats takes, and how to end them: { options, end() }. On
- * the primary, the read preference alone. On another member, a causally consistent session
- * whose time is first the primary's (a read there returns its operationTime, past every write of
- * the step), so that the member's reads wait until it has applied them (afterClusterTime, which
- * the driver adds to a read in such a session): a lagging member's count is not short. Where the
- * server will not take a session (FerretDB), the read preference alone, and say() says so.
+ * The options every read of a step's stats takes, the database to read with, and how to end them:
+ * { db, options, member, end() }. On the primary, the read preference alone. On another member:
+ *
+ * - one member for all of them. The driver picks a server for each operation, two at random
+ *   among those that suit the read preference and the one with fewer operations in flight
+ *   (processWaitQueue, lib/sdam/topology.js, mongodb 7.9), so a count and the sizes after it could
+ *   come from two secondaries. On a replica set the member the driver picks for a hello is
+ *   reached directly (`pin`: a connection to that host alone) and every read of the stats goes
+ *   there; `member` names it. Through mongos (which picks a shard's member itself) or where that
+ *   connection cannot be made, the reads take the read preference, and say() says so.
+ * - after the member has the step's writes. A causally consistent session whose time is first
+ *   the primary's (a read there returns its operationTime, past every write of the step) makes
+ *   the member's reads wait until it has applied them (afterClusterTime, which the driver adds to
+ *   a read in such a session). The driver adds it to find and aggregate but not to listCollections
+ *   or collStats, so one find waits first (the wait), and the existence check and the sizes come
+ *   after it, from the same member.
+ *
+ * Where the server will not take a session (FerretDB), the read preference alone, and say() says so.
+ * @param pin async (host) => a client connected to that host alone (servers/reach.js connectMember), or null
+ * @param replicaSet whether the server is a replica set (a member can be pinned), not a mongos
  */
-async function statsReads(client, db, { probe = 'kit', say = () => {} } = {}) {
+async function statsReads(client, db, { probe = 'kit', say = () => {}, pin = null, replicaSet = false } = {}) {
   const readPreference = db.readPreference ?? ReadPreference.primary;
-  if (readPreference.mode === ReadPreference.PRIMARY) return { options: { readPreference }, end: () => {} };
+  if (readPreference.mode === ReadPreference.PRIMARY) return { db, options: { readPreference }, member: null, end: () => {} };
   let session = null;
   try {
     session = client.startSession({ causalConsistency: true });
     await db.collection(probe).findOne({}, { session, readPreference: ReadPreference.primary, projection: { _id: 1 } });
-    return { options: { readPreference, session }, end: () => session.endSession().catch(() => {}) };
   } catch (err) {
     await session?.endSession().catch(() => {});
     say(`the sizes are read with read preference ${readPreference.mode} without waiting for that member to catch up (${err.message.split('\n')[0]})`);
-    return { options: { readPreference }, end: () => {} };
+    return { db, options: { readPreference }, member: null, end: () => {} };
+  }
+  const pinned = replicaSet && pin ? await pinMember(client, db, readPreference, pin, say) : null;
+  if (pinned) {
+    // the primary's time handed to a session on the member's own client, then the wait there
+    const own = pinned.client.startSession({ causalConsistency: true });
+    if (session.clusterTime) own.advanceClusterTime(session.clusterTime);
+    if (session.operationTime) own.advanceOperationTime(session.operationTime);
+    const memberDb = pinned.client.db(db.databaseName);
+    const end = async () => {
+      await own.endSession().catch(() => {});
+      await pinned.client.close().catch(() => {});
+    };
+    try {
+      await memberDb.collection(probe).findOne({}, { session: own, projection: { _id: 1 } });
+      await session.endSession().catch(() => {});
+      return { db: memberDb, options: { session: own }, member: pinned.member, end };
+    } catch (err) {
+      await end();
+      say(`the sizes are read with read preference ${readPreference.mode}, each read on the member the driver picks for it, not on one member (${pinned.member}: ${String(err?.message || err).split('\n')[0]})`);
+    }
+  }
+  // the wait, on whichever member the read preference reaches; later reads may reach another
+  await db.collection(probe).findOne({}, { session, readPreference, projection: { _id: 1 } }).catch(() => {});
+  return { db, options: { readPreference, session }, member: null, end: () => session.endSession().catch(() => {}) };
+}
+
+/**
+ * The member the driver picks for this read preference (a hello there says which: `me`), reached
+ * directly: { client, member }, or null where it cannot be, said once.
+ */
+async function pinMember(client, db, readPreference, pin, say) {
+  let member = null;
+  try {
+    member = (await client.db('admin').command({ hello: 1 }, { readPreference }))?.me ?? null;
+    if (!member) throw new Error('its hello names no member (me)');
+    return { client: await pin(member), member };
+  } catch (err) {
+    say(`the sizes are read with read preference ${readPreference.mode}, each read on the member the driver picks for it, not on one member (${member ?? 'no member named'}: ${String(err?.message || err).split('\n')[0]})`);
+    return null;
   }
 }
 
@@ -189,7 +241,7 @@ async function readCollectionStats(db, name, { exists = null, say = () => {}, re
 
 /** The fields readCollectionStats adds to a measurement (the rest of a record is what the script printed). */
 const STATS_FIELDS = ['count', 'size', 'storageSize', 'totalIndexSize', 'avgObjSize', 'nindexes', 'paddingFactor', 'userFlags',
-  'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sharded', 'primaryShard', 'shards', 'sizesAt', 'sizesEstimated', 'expectedCount', 'countOk'];
+  'freeStorageSize', 'reusableBytes', 'blockCompressor', 'sharded', 'primaryShard', 'shards', 'sizesAt', 'sizesEstimated', 'expectedCount', 'countOk', 'statsMember'];
 
 /**
  * What the sizes of a server stand for. WiredTiger writes a table's blocks at checkpoints (every

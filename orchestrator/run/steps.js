@@ -15,6 +15,8 @@ const { combineWorkerLines } = require('./workers');
 const { redactUri } = require('../servers/spec');
 const { DEFAULT_ROUNDS } = require('../sizing/planner');
 const { readFlowControl, flowControlDuring, flowControlMark } = require('./flow-control');
+const { connectMember } = require('../servers/reach');
+const { topologyKey } = require('../results/records');
 
 /** The 1-minute load average, as recorded beside each step. */
 const loadNow = () => Number(os.loadavg()[0].toFixed(2));
@@ -151,18 +153,23 @@ async function runStepScript({ scenario, step, server, vars, logFile, progress, 
  * scripts read it around their timed loops themselves (their server time block: serverMs,
  * serverOps in their lines).
  */
-async function readStepStats({ scenario, client, db, server, say }) {
+async function readStepStats({ scenario, client, db, server, say, config = {} }) {
   const policy = checkpointPolicy(server);
   const sizesAt = await settleSizes(client, policy);
   const stats = {};
-  // with the run's read preference, as the scripts read (run/stats.js statsReads)
-  const reads = await statsReads(client, db, { probe: scenario.collections[0], say });
+  // with the run's read preference, as the scripts read (run/stats.js statsReads): on a replica
+  // set read elsewhere than the primary, all of them on one member, after it has the step's writes
+  const replicaSet = (server.atlas?.shape ?? topologyKey(server)) === 'replicaSet';
+  const pin = server.uri ? (host) => connectMember(server.uri, host, { serverSelectionTimeoutMS: config.serverSelectionTimeoutMs ?? 30000 }) : null;
+  const reads = await statsReads(client, db, { probe: scenario.collections[0], say, pin, replicaSet });
   try {
     for (const collection of scenario.collections) {
-      const exists = await collectionExists(db, collection, reads.options);
+      const exists = await collectionExists(reads.db, collection, reads.options);
       stats[collection] = {
-        ...(await readCollectionStats(db, collection, { exists, say, reads: reads.options })), ...(sizesAt ? { sizesAt } : {}),
+        ...(await readCollectionStats(reads.db, collection, { exists, say, reads: reads.options })), ...(sizesAt ? { sizesAt } : {}),
         ...(policy === 'estimate' ? { sizesEstimated: true } : {}),
+        // the one member the sizes and counts were read from, where the run reads another than the primary
+        ...(reads.member ? { statsMember: reads.member } : {}),
       };
     }
   } finally {
@@ -204,13 +211,13 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
         const flowControl = flowControlDuring(flowBefore, await readFlowControl(client, server));
-        const throttled = flowControlMark(flowControl);
+        const flowMark = flowControlMark(flowControl);
         // a line that names its writes' concern but not whether they were retryable wrote through
         // the shell's own connection, the URI's: the server record says whether it retried them
         const retryable = (m) => (m.writeConcern !== undefined && m.retryableWrites === undefined && typeof server.retryableWrites === 'boolean'
           ? { retryableWrites: server.retryableWrites } : {});
         let stats = {};
-        if (step.stats !== false) stats = await readStepStats({ scenario, client, db, server, say });
+        if (step.stats !== false) stats = await readStepStats({ scenario, client, db, server, say, config });
         // another run of the kit on this machine at either end of the timed step: its numbers
         // may be disturbed, and the records say so (otherRuns) for the report to show
         const others = mergeRuns(othersBefore, config.stateDir ? otherRuns(config.stateDir) : []);
@@ -223,7 +230,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
             results.append({
               type: 'block', ...m, ...retryable(m), scenario: scenario.name, server: server.name, step: step.name, pass,
               ...(others.length ? { otherRuns: others } : {}), ...(repetition ? { repeat: repetition.repeat, ...(repetition.warmup ? { warmup: true } : {}) } : {}),
-              ...(throttled ? { flowControl: throttled } : {}),
+              ...(flowMark ? { flowControl: flowMark } : {}),
               // how busy the machine was during the block (other processes and steal), or null: not measured
               contention: options.contention?.ofBlock(m, arrivals.get(m)) ?? null,
             });
@@ -231,7 +238,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
           }
           const record = { type: 'measurement', ...m, ...retryable(m), scenario: scenario.name, server: server.name, step: step.name, pass };
           if (others.length) record.otherRuns = others;
-          if (throttled) record.flowControl = throttled;
+          if (flowMark) record.flowControl = flowMark;
           if (repetition) Object.assign(record, { repeat: repetition.repeat }, repetition.warmup ? { warmup: true } : {});
           // a server that estimates its sizes (ferretdb2: PostgreSQL's statistics) estimates every
           // byte figure a line holds, those the script read from collStats itself included

@@ -6,6 +6,7 @@
 // and the allocator setting the kit starts mongod 8 with. Each is read from the server (or decided
 // before the spawn) and recorded, never assumed from a spec's name.
 const { versionParts } = require('./versions');
+const { SERVER_CODES, serverCode } = require('../errors');
 
 /** The GLIBC_TUNABLES entry MongoDB asks for on glibc 2.35 and later ("TCMalloc Performance Optimization"). */
 const RSEQ_OFF = 'glibc.pthread.rseq=0';
@@ -127,12 +128,13 @@ function topologyText(hello, atlas = null, members = null) {
  * cluster of 5.0 and later the write concern is w:majority (w:1 where arbiters leave too few
  * data-bearing voters), and the read concern "local" ("Default MongoDB Read Concerns/Write
  * Concerns", MongoDB manual). On one member a majority is that member, but a majority write waits
- * for the journal (writeConcernMajorityJournalDefault), which a standalone's w:1 does not. A
- * server without replication (a standalone, FerretDB) refuses the command: there a write is
- * acknowledged once applied (w:1) and a read is local, said with the refusal. The scripts name
- * the write concern of every write they time, so this default reaches only their untimed writes.
+ * for the journal (writeConcernMajorityJournalDefault), which a standalone's w:1 does not. The
+ * scripts name the write concern of every write they time, so this default reaches only their
+ * untimed writes. A refusal is told apart by its code (concernsRefused), never by its words.
+ * @param hello the server's hello: a server without the command (CommandNotFound) is one without
+ *   replication only where hello says it is a standalone
  */
-async function defaultConcerns(admin) {
+async function defaultConcerns(admin, hello = null) {
   try {
     const answer = await admin.command({ getDefaultRWConcern: 1 });
     return {
@@ -140,9 +142,36 @@ async function defaultConcerns(admin) {
       defaultReadConcern: answer?.defaultReadConcern ? { ...answer.defaultReadConcern, source: answer.defaultReadConcernSource || null } : null,
     };
   } catch (err) {
-    const source = `no replication (getDefaultRWConcern: ${String(err?.message || err).split('\n')[0]})`;
-    return { defaultWriteConcern: { w: 1, source }, defaultReadConcern: { level: 'local', source } };
+    return concernsRefused(err, hello);
   }
+}
+
+/**
+ * What a refused getDefaultRWConcern says of the defaults, by the refusal's code:
+ * - 51300, "not supported on standalone nodes": no replication, so a write is acknowledged once
+ *   applied (w:1) and a read is local;
+ * - CommandNotFound from a server whose hello says it is a standalone (FerretDB, a mongod before
+ *   4.4): no replication either;
+ * - Unauthorized (13): the command needs the clusterMonitor role (getDefaultRWConcern's action on
+ *   the cluster resource: src/mongo/db/auth/role_graph_builtin_roles.cpp), which a user with
+ *   readWriteAnyDatabase lacks. Such a user's replica set defaults to w:majority, not w:1: the
+ *   defaults are not known, and the record says so (w and level null);
+ * - anything else (51301 from a shard's member reached directly, CommandNotFound from a replica
+ *   set before 4.4, a network error): not known either, the refusal named.
+ */
+function concernsRefused(err, hello) {
+  const code = serverCode(err);
+  // the server's name for the code where it has one (Location51300 names nothing): the words stay out
+  const named = err?.codeName && !/^Location\d+$/.test(err.codeName) ? err.codeName : null;
+  const said = `getDefaultRWConcern: ${named || (code === null ? String(err?.message || err).split('\n')[0] : `code ${code}`)}`;
+  let source = null;
+  if (code === SERVER_CODES.standalone) source = `no replication (${said}, a standalone)`;
+  else if (code === SERVER_CODES.CommandNotFound && topologyOf(hello) === 'standalone') source = `no replication (${said}, and hello says a standalone)`;
+  if (source) return { defaultWriteConcern: { w: 1, source }, defaultReadConcern: { level: 'local', source } };
+  source = code === SERVER_CODES.Unauthorized
+    ? 'unknown (not permitted: getDefaultRWConcern needs the clusterMonitor role)'
+    : `unknown (${said})`;
+  return { defaultWriteConcern: { w: null, source }, defaultReadConcern: { level: null, source } };
 }
 
 /**
@@ -168,6 +197,33 @@ function clientSettings(client, hello) {
       ...(tags.length ? { tags } : {}),
       ...(Number.isFinite(rp?.maxStalenessSeconds) && rp.maxStalenessSeconds > 0 ? { maxStalenessSeconds: rp.maxStalenessSeconds } : {}),
       source: named ? 'the URI' : 'the default',
+    },
+    ...uriConcerns(client),
+  };
+}
+
+/**
+ * The read and write concerns the URI names (readConcernLevel, w, journal, wtimeoutMS: null where
+ * it names none), as the driver parsed them, and what the operations the scripts time take:
+ * { uriConcerns, timedConcerns }. Every write they time names its own write concern, w:0 or w:1
+ * without j, and the driver then takes that one whole, none of the URI's (resolveOptions,
+ * src/utils.ts, mongodb 7.9: WriteConcern.fromOptions(options) ?? parent.writeConcern; the kit's
+ * lean path alike), so the URI's w and journal reach only their untimed writes. No read they time
+ * names a read concern: each takes the URI's readConcernLevel (ReadConcern.fromOptions(options) ??
+ * parent.readConcern), else the server's default read concern (the record's defaultReadConcern).
+ * A majority or linearizable level makes every timed read wait for the majority, and the
+ * verdicts resting on reads say so (analysis/members.js).
+ */
+function uriConcerns(client) {
+  const rc = client?.readConcern;
+  const wc = client?.writeConcern;
+  const or = (v) => (v === undefined ? null : v);
+  const level = or(rc?.level);
+  return {
+    uriConcerns: { readConcernLevel: level, w: or(wc?.w), journal: or(wc?.journal), wtimeoutMS: or(wc?.wtimeoutMS) },
+    timedConcerns: {
+      writeConcern: { from: 'each timed write names its own, w:0 or w:1 without j (its record\'s writeConcern)', uriReaches: false },
+      readConcern: { level, from: level ? 'the URI (readConcernLevel)' : 'none named: the server\'s default read concern' },
     },
   };
 }
@@ -240,7 +296,7 @@ async function describeDeployment(admin, hello, server = {}, atlas = null) {
   if (atlas) facts.atlas = { ...atlas, shape };
   if (hello?.setName) facts.replicaSet = hello.setName;
   if (members) facts.members = members;
-  const concerns = await defaultConcerns(admin);
+  const concerns = await defaultConcerns(admin, hello);
   if (concerns.defaultWriteConcern) facts.defaultWriteConcern = concerns.defaultWriteConcern;
   if (concerns.defaultReadConcern) facts.defaultReadConcern = concerns.defaultReadConcern;
   if (shape === 'sharded') facts.collectionsSharded = false;
@@ -249,6 +305,6 @@ async function describeDeployment(admin, hello, server = {}, atlas = null) {
 }
 
 module.exports = {
-  RSEQ_OFF, allocatorEnvironment, runtimeGlibc, topologyOf, topologyText, replicaSetMembers, membersText, defaultConcerns,
-  clientSettings, measureRoundTrip, warningText, mongodStartupWarnings, describeDeployment,
+  RSEQ_OFF, allocatorEnvironment, runtimeGlibc, topologyOf, topologyText, replicaSetMembers, membersText, defaultConcerns, concernsRefused,
+  clientSettings, uriConcerns, measureRoundTrip, warningText, mongodStartupWarnings, describeDeployment,
 };

@@ -152,6 +152,24 @@ function withUriOptions(uri, options) {
   return cs.toString();
 }
 
+/**
+ * The URI of one member of a replica set, reached alone: the user's URI (a mongodb+srv one
+ * resolved first, its TXT options kept) with that host and directConnection=true, its
+ * credentials, TLS and replicaSet as they were. srvMaxHosts and srvServiceName belong to SRV alone.
+ */
+async function memberUri(uri, host, resolve = resolveSrvUri) {
+  const cs = new ConnectionString(await resolve(uri));
+  cs.hosts = [host];
+  for (const k of ['srvMaxHosts', 'srvServiceName']) cs.searchParams.delete(k);
+  cs.searchParams.set('directConnection', 'true');
+  return cs.toString();
+}
+
+/** A client connected to one member alone (memberUri), as connectReaching connects any. */
+async function connectMember(uri, host, options = {}) {
+  return connectReaching(await memberUri(uri, host), options);
+}
+
 module.exports = {
-  resolveSrvUri, usesTls, trustedCAs, connectReaching, isCertificateError, systemResolver, resolverProblem, oneMongosUri, withUriOptions,
+  memberUri, connectMember, resolveSrvUri, usesTls, trustedCAs, connectReaching, isCertificateError, systemResolver, resolverProblem, oneMongosUri, withUriOptions,
 };

@@ -43,6 +43,10 @@
 //             and the read-back counts them (stats.events grows by 5 x their number too).
 //           - The targets' identities are read from each collection (sorted by _id) before the
 //             timed loop; the article does not say how its update scripts knew them.
+//           - The reads of the documents insert.js wrote and this script updated (the targets'
+//             identities, the events summed before and after, the read-back) go to the primary
+//             (readPref('primary')), whatever read preference the connection has: a secondary
+//             may lag them. On a single server (the article's) they read it as before.
 //           - The five counters of one update are five distinct keys: with replacement, two equal
 //             keys would collapse into one $inc and stats.events would no longer be their sum,
 //             which the article says it is.
@@ -541,14 +545,26 @@ function counterFor(collectionName) {
   return null;
 }
 
+// --- reads of the script's own writes: each on the primary, whatever the connection's read preference ---
+/**
+ * The events counted so far, the targets' identities, and every document read back: reads of
+ * insert.js's documents and of this script's updates, so on the primary, which has every one of
+ * them, never on a secondary that may lag them (a short sum, a missing target, a read-back that
+ * finds updates not applied).
+ */
 function sumEvents(collection) {
-  var rows = collection.aggregate([{ $group: { _id: null, events: { $sum: '$stats.events' } } }]).toArray();
+  var rows = collection.aggregate([{ $group: { _id: null, events: { $sum: '$stats.events' } } }], { readPreference: 'primary' }).toArray();
   return rows.length ? toNumber(rows[0].events) : 0;
 }
 
 function identities(collection) {
-  return collection.find({}, { appver: 1, deploytype: 1, g: 1, guid: 1, timeslice: 1 }).sort({ _id: 1 }).limit(DOCS).toArray();
+  return collection.find({}, { appver: 1, deploytype: 1, g: 1, guid: 1, timeslice: 1 }).sort({ _id: 1 }).limit(DOCS).readPref('primary').toArray();
 }
+
+function eachDocument(collection, f) {
+  collection.find().readPref('primary').forEach(f);
+}
+// --- end reads of the script's own writes ---
 
 // --- apply wait: pure, so a unit test can check when the barrier goes out ---
 /**
@@ -867,7 +883,7 @@ function verify(result) {
     plan.keys.forEach(function (k) { entry.counts[k] = (entry.counts[k] || 0) + 1; });
     entry.random = plan.random;
   });
-  db.getCollection(result.collection).find().forEach(function (doc) {
+  eachDocument(db.getCollection(result.collection), function (doc) {
     problems.documents++;
     var entry = planned[doc.guid] || { counts: {}, random: null };
     if (entry.random !== null && doc.random !== entry.random) problems.random++;

@@ -35,6 +35,11 @@
 //             latencyStats, serverMs and serverOps), read just before them and after the
 //             barrier: the $pushAll probe (a failed write on powerOf2Sizes), the lastElement
 //             read and the tally's finds, all untimed, are not counted (the server time block).
+//           - The lastElement read and the tally's finds read the primary (readPref('primary')),
+//             whatever read preference the connection has: they must see setup.js's and the
+//             earlier passes' writes, which a lagging secondary may not have yet, and the inserts
+//             follow lastElement (a stale one reuses _ids: an error under w:1, lost under w:0).
+//             On a single server (the article's) they read it as before.
 // Sizes:    UPDATES, REMOVES, INSERTS count operations: the article's i<=100000 and d<=20000
 //           loops make 100,001 and 20,001; its insert loop makes 20,000.
 
@@ -331,7 +336,21 @@ function drawArray() {
   return values;
 }
 
-var lastElement = db.powerOf2Sizes.find().sort({ _id: -1 }).limit(1).toArray()[0]._id;
+// --- reads of the pass's own writes: each on the primary, whatever the connection's read preference ---
+/**
+ * The highest _id a collection holds, and which of some _ids it holds (into `present`): reads of
+ * the writes before this pass (setup.js's, the earlier passes'), so on the primary, which has
+ * every one of them, never on a secondary that may lag them.
+ */
+function highestId(collection) {
+  return collection.find().sort({ _id: -1 }).limit(1).readPref('primary').toArray()[0]._id;
+}
+function markPresent(collection, ids, present) {
+  collection.find({ _id: { $in: ids } }, { _id: 1 }).readPref('primary').forEach(function (d) { present[d._id] = true; });
+}
+// --- end reads of the pass's own writes ---
+
+var lastElement = highestId(db.powerOf2Sizes);
 var updates = [];
 for (var u = 0; u < UPDATES; u++) {
   var updateTarget = getRandomInt(0, lastElement);
@@ -350,7 +369,7 @@ function expectedTally(collectionName) {
   var ids = Object.keys(targets).map(Number);
   var present = {};
   for (var k = 0; k < ids.length; k += 50000) {
-    db.getCollection(collectionName).find({ _id: { $in: ids.slice(k, k + 50000) } }, { _id: 1 }).forEach(function (d) { present[d._id] = true; });
+    markPresent(db.getCollection(collectionName), ids.slice(k, k + 50000), present);
   }
   var matched = updates.filter(function (x) { return present[x.target]; }).length;
   var removed = 0;

@@ -89,6 +89,21 @@ describe('a user\'s server', function () {
     assert.ok(Date.now() - started < 10000);
   });
 
+  it('records the URI\'s read concern and write options, what the timed operations took, and the default concerns of a server without replication (CommandNotFound from a standalone)', async () => {
+    const out = newOut();
+    const uri = `${server.uri}?readConcernLevel=local&w=1&journal=true`;
+    const { code, stderr } = await invokeOnFixture(['--server', `own=${uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
+    assert.equal(code, 0, stderr);
+    const record = fs.readFileSync(path.join(out, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((r) => r.type === 'server');
+    assert.deepEqual(record.uriConcerns, { readConcernLevel: 'local', w: 1, journal: true, wtimeoutMS: null });
+    assert.deepEqual(record.timedConcerns.readConcern, { level: 'local', from: 'the URI (readConcernLevel)' });
+    assert.equal(record.timedConcerns.writeConcern.uriReaches, false);
+    // FerretDB answers getDefaultRWConcern CommandNotFound (59), and its hello names no set
+    const source = 'no replication (getDefaultRWConcern: CommandNotFound, and hello says a standalone)';
+    assert.deepEqual([record.defaultWriteConcern, record.defaultReadConcern], [{ w: 1, source }, { level: 'local', source }]);
+    assert.match(fs.readFileSync(path.join(out, 'summary.md'), 'utf8'), /- own: the URI names readConcernLevel=local, w=1, journal=true: every read the scripts time takes that read concern/);
+  });
+
   it('keeps the password out of everything it prints and writes', async function () {
     // FerretDB on PostgreSQL hands PLAIN credentials to PostgreSQL, whose trust auth takes any password
     const secret = 'Sup3r-s3cret-pw';

@@ -271,6 +271,45 @@ describe('whether the network, not the server, decided a step', () => {
       assert.doesNotMatch(reasonText(networkReason(safe)), /w:1 from mongos/, 'an acknowledged write was w:1 all the way');
     });
 
+    it('never counts an unmeasured hop as 0 ms: where the round trip alone does not decide, whether the network did cannot be told', () => {
+      // the lease database could not be written, so the round-trip script failed: the driver's ping
+      // stands and the hop is not measured (run/round-trip.js's roundTripNote says why)
+      const why = 'the kit\'s shell could not time it (not authorized on classics_lease to execute command { insert: "lease" }): a ping through the driver stands, and the hop inside the cluster is not measured';
+      const server = { server: 'cluster', topology: 'sharded', roundTripMs: 1, roundTripNote: why };
+      const result = networkShare(server, [{ hrMs: 40000, ops: 10000, writeConcern: 'w:1' }]);
+      assert.equal(result.hopUnmeasured, true);
+      assert.equal(result.decided, false, 'a quarter of each write is the round trip alone');
+      assert.equal(result.undecidable, true, 'the hop, not measured, could be the rest');
+      const reason = networkReason(result, 'update bucket');
+      assert.equal(reason.code, 'hop-unmeasured');
+      assert.equal(reason.why, why);
+      assert.match(reasonText(reason), /^whether the network made it cannot be told: every operation through mongos waited for the hop from mongos to the shards \(10,000 times\), which was not measured \(the kit's shell could not time it/);
+      assert.match(reasonText(reason), /the round trip to mongos alone \(1 ms\) is 25% of the time per operation \(update bucket\), and the hop could be the rest$/);
+      const measured = networkShare({ ...server, hopMs: 0.1 }, [{ hrMs: 40000, ops: 10000, writeConcern: 'w:1' }]);
+      assert.equal(networkReason(measured), null, 'a hop measured small decides nothing');
+      assert.equal(networkShare({ ...server, topology: 'replicaSet' }, [{ hrMs: 40000, ops: 10000 }]).undecidable, false, 'no mongos, no hop');
+    });
+
+    it('with a mongodb+srv URI, says the round trip may not be through the mongos the timed connections reach (srvMaxHosts=1 draws one at random)', async () => {
+      const { mongosOfRoundTrip } = require('../../orchestrator/run/round-trip');
+      // what resolve-mongodb-srv makes of an SRV record of three mongos (its TXT record's options added)
+      const resolved = 'mongodb://user:pw@mongos-a.example.net:27017,mongos-b.example.net:27017,mongos-c.example.net:27017/?authSource=admin&ssl=true';
+      const asked = [];
+      const resolve = async (uri) => { asked.push(uri); return resolved; };
+      const srv = await mongosOfRoundTrip('mongodb+srv://user:pw@cluster0.example.net/?srvMaxHosts=1', { viaMongos: true }, resolve);
+      assert.deepEqual(srv, { same: false, mongos: 3, why: 'a mongodb+srv URI: each connection keeps one of the 3 mongos its SRV record lists, drawn at random (srvMaxHosts=1), so the round trip and each timed connection may reach different mongos' });
+      assert.doesNotMatch(asked[0], /srvMaxHosts/, 'every host counted, not the one kept');
+      assert.equal(await mongosOfRoundTrip('mongodb://mongos-a:27017,mongos-b:27017/', { viaMongos: true }, resolve), null, 'a host list: its first host, for the round trip and every timed connection');
+      assert.equal(await mongosOfRoundTrip('mongodb+srv://cluster0.example.net/?loadBalanced=true', { viaMongos: true }, resolve), null);
+      assert.equal(await mongosOfRoundTrip('mongodb+srv://cluster0.example.net/', { viaMongos: false }, resolve), null, 'a replica set: no mongos');
+      assert.equal(await mongosOfRoundTrip('mongodb+srv://cluster0.example.net/', { viaMongos: true }, async () => 'mongodb://only:27017/'), null, 'one mongos listed: the same one');
+      const unresolved = await mongosOfRoundTrip('mongodb+srv://cluster0.example.net/', { viaMongos: true }, async () => { throw new Error('queryTxt ETIMEOUT'); });
+      assert.equal(unresolved.mongos, null);
+      const reason = networkReason(networkShare({ server: 'atlas', topology: 'sharded', roundTripMs: 20, hopMs: 1, roundTripMongos: srv }, [{ hrMs: 30000, ops: 1000 }]));
+      assert.equal(reason.mongosMayDiffer, srv.why);
+      assert.match(reasonText(reason), /; the round trip was timed through one mongos, and with a mongodb\+srv URI each connection keeps one of the 3 mongos its SRV record lists/);
+    });
+
     it('says where the hop was not measured, and counts what it knows', () => {
       const result = networkShare({ server: 'old', topology: 'sharded', roundTripMs: 20 }, [{ hrMs: 30000, ops: 1000 }]);
       assert.equal(result.hopUnmeasured, true);
@@ -333,6 +372,23 @@ describe('the run\'s description of a cluster', () => {
   it('says of a mongos that its collections live whole on one shard', async () => {
     const summary = await summaryOf({ server: 'cluster', topology: 'sharded', topologyText: 'sharded cluster (mongos)', collectionsSharded: false });
     assert.match(summary, /^- cluster: sharded cluster \(mongos\); the kit shards none of its collections/m);
+  });
+
+  it('says a default write concern it may not read is unknown (not permitted), never w:1; the URI\'s concerns and what the timed operations took; an SRV URI\'s mongos', async () => {
+    const source = 'unknown (not permitted: getDefaultRWConcern needs the clusterMonitor role)';
+    const summary = await summaryOf({
+      server: 'rs', topology: 'replicaSet', topologyText: 'replica set (3 members)',
+      defaultWriteConcern: { w: null, source }, defaultReadConcern: { level: null, source },
+      uriConcerns: { readConcernLevel: 'majority', w: 'majority', journal: true, wtimeoutMS: null },
+    });
+    assert.match(summary, /^- rs: replica set \(3 members\); the write concern a write that names no w gets is unknown \(not permitted: getDefaultRWConcern needs the clusterMonitor role\)/m);
+    assert.doesNotMatch(summary, /gets w:|no replication|w:null/);
+    assert.match(summary, /the URI names readConcernLevel=majority, w=majority, journal=true: every read the scripts time takes that read concern \(none names its own\), and every write they time names its own w:0 or w:1 without j, so the URI's w and journal reach only their untimed writes/);
+    const srv = await summaryOf({
+      server: 'atlas', topology: 'sharded', topologyText: 'sharded cluster (mongos)', hopMs: 0.5, roundTripMs: 2,
+      roundTripMongos: { same: false, mongos: 3, why: 'a mongodb+srv URI: each connection keeps one of the 3 mongos its SRV record lists, drawn at random (srvMaxHosts=1), so the round trip and each timed connection may reach different mongos' },
+    });
+    assert.match(srv, /the round trip was timed through one mongos: a mongodb\+srv URI: each connection keeps one of the 3 mongos/);
   });
 
   it('never calls an old run\'s default writes w:1 (a record from before the scripts named w:1 everywhere)', async () => {

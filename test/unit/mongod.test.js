@@ -245,7 +245,7 @@ describe('the topology, default write concern and start-up warnings in the serve
     });
     standalone = true;
     const alone = await describeDeployment(admin, { isWritablePrimary: true }, {});
-    const source = 'no replication (getDefaultRWConcern: \'getDefaultRWConcern\' is not supported on standalone nodes.)';
+    const source = 'no replication (getDefaultRWConcern: code 51300, a standalone)';
     assert.deepEqual(alone, { topology: 'standalone', topologyText: 'standalone', defaultWriteConcern: { w: 1, source }, defaultReadConcern: { level: 'local', source } });
     assert.deepEqual(asked, ['replSetGetConfig', 'getDefaultRWConcern', 'getDefaultRWConcern', 'getDefaultRWConcern']);
     standalone = false;
@@ -277,9 +277,12 @@ describe('the topology, default write concern and start-up warnings in the serve
     const { MongoClient } = require('mongodb');
     const rs = require('../fixtures/cluster/replica-set-answers');
     const plain = clientSettings(new MongoClient('mongodb://rs-a:27017/?replicaSet=rs0'), rs.helloFiveMembers);
-    assert.deepEqual(plain, { retryWrites: true, retryableWrites: true, readPreference: { mode: 'primary', source: 'the default' } });
+    const { uriConcerns, timedConcerns, ...settings } = plain;
+    assert.deepEqual(settings, { retryWrites: true, retryableWrites: true, readPreference: { mode: 'primary', source: 'the default' } });
+    assert.deepEqual(uriConcerns, { readConcernLevel: null, w: null, journal: null, wtimeoutMS: null }, 'a URI that names none: recorded as none');
+    assert.equal(timedConcerns.readConcern.level, null);
     const asked = clientSettings(new MongoClient('mongodb://rs-a:27017/?replicaSet=rs0&retryWrites=false&readPreference=secondary&readPreferenceTags=dc:ny&maxStalenessSeconds=120'), rs.helloFiveMembers);
-    assert.deepEqual(asked, { retryWrites: false, retryableWrites: false, readPreference: { mode: 'secondary', tags: [{ dc: 'ny' }], maxStalenessSeconds: 120, source: 'the URI' } });
+    assert.deepEqual({ ...asked, uriConcerns: undefined, timedConcerns: undefined }, { retryWrites: false, retryableWrites: false, readPreference: { mode: 'secondary', tags: [{ dc: 'ny' }], maxStalenessSeconds: 120, source: 'the URI' }, uriConcerns: undefined, timedConcerns: undefined });
     assert.equal(clientSettings(new MongoClient('mongodb://h:27017/'), { isWritablePrimary: true, logicalSessionTimeoutMinutes: 30 }).retryableWrites, false, 'a standalone takes no retryable writes');
   });
 
@@ -298,7 +301,9 @@ describe('the topology, default write concern and start-up warnings in the serve
     const pings = [];
     const client = { db: () => ({ command: async (c) => { if (c.ping) pings.push(c); return answers[Object.keys(c)[0]]; } }) };
     const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36 (2.35 or later) takes rseq for itself unless told not to' };
-    const { roundTripMs, ...record } = await describeServer(client, { allocator, started: true });
+    const { roundTripMs, uriConcerns, timedConcerns, ...record } = await describeServer(client, { allocator, started: true });
+    assert.deepEqual(uriConcerns, { readConcernLevel: null, w: null, journal: null, wtimeoutMS: null });
+    assert.ok(timedConcerns.writeConcern && timedConcerns.readConcern);
     assert.ok(roundTripMs >= 0 && roundTripMs < 50, `roundTripMs ${roundTripMs}`);
     assert.equal(pings.length, 12, 'one ping to settle the connection, then the 11 whose median is the round trip');
     assert.deepEqual(record, {
@@ -310,7 +315,8 @@ describe('the topology, default write concern and start-up warnings in the serve
     });
     answers.hello = { isWritablePrimary: true, maxWireVersion: 27 };
     answers.getLog = { log: [] };
-    const { roundTripMs: again, ...standalone } = await describeServer(client, { started: true }, { pings: 3 });
+    const { roundTripMs: again, uriConcerns: none, timedConcerns: named, ...standalone } = await describeServer(client, { started: true }, { pings: 3 });
+    assert.ok(none && named);
     assert.ok(again >= 0);
     assert.equal(pings.length, 12 + 11, 'never fewer than 10 pings (and the settling one)');
     assert.deepEqual(standalone, {

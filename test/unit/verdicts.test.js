@@ -392,6 +392,18 @@ describe('verdicts', () => {
       assert.ok(Math.abs(network.share - 0.7) < 0.01, String(network.share));
     });
 
+    it('leaves a verdict inconclusive where the operations waited for a hop inside a cluster that was not measured, naming why', () => {
+      const cluster = { server: SERVER, startedByKit: false, topology: 'sharded', roundTripMs: 0.02 };
+      const measured = verdictWith({ ...cluster, hopMs: 0.01 });
+      assert.equal(measured.status, HOLDS, 'the hop measured and small: the buckets hold');
+      const why = 'the kit\'s shell could not time it (not authorized on classics_lease): a ping through the driver stands, and the hop inside the cluster is not measured';
+      const v = verdictWith({ ...cluster, roundTripNote: why });
+      assert.equal(v.status, INCONCLUSIVE, 'the hop was counted as 0 ms and the verdict stood');
+      assert.equal(v.reasons[0].code, 'hop-unmeasured');
+      assert.equal(v.reasons[0].why, why);
+      assert.match(reasonWords(v.reasons), /^whether the network made it cannot be told: every operation through mongos waited for the hop from mongos to the shards/);
+    });
+
     it('says nothing of a network on loopback, where a ping times the server the kit started', () => {
       assert.equal(verdictWith({ server: SERVER, startedByKit: true, roundTripMs: 0.9 }).reasons.some((r) => r.code === 'network-decided'), false);
     });
