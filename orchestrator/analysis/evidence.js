@@ -14,7 +14,7 @@
 // where a command is too short to tell from it, instead of refusing the measurement.)
 const { spanMs } = require('../results/fields');
 const { matches, readsEveryDocument } = require('../results/records');
-const { minSpanMs } = require('../sizing/planner');
+const { minSpanMs, fixedCostBound } = require('../sizing/planner');
 const { statusOf, DECIDED, TESTED, INCONCLUSIVE } = require('./rules');
 const { tukeyOutliers, driftOf } = require('./pairs');
 const { contentionOf, busyReason } = require('./contention');
@@ -30,14 +30,13 @@ function sideName(descriptor, record) {
 }
 
 /**
- * The most of a fixed cost a block of a side could carry: the planner's fitted fixed cost of the
- * side's median block (the size record's spans: fixedMs per side, where the probes told it from the
- * cost per unit), else the step's floor itself. { ms, from: 'fitted' | 'floor' }.
+ * The most of a fixed cost a block of a side could carry: from the planner's fitted fixed cost of
+ * the side's median block (the size record's spans: fixedMs per side, where the probes told it
+ * from the cost per unit), else the step's floor itself (sizing/planner.js fixedCostBound).
  */
 function fixedCostOf(descriptor, record, minMs, sizeRecord) {
   const span = (sizeRecord?.spans || []).find((s) => s.step === record.step);
-  const fitted = span?.fixedMs?.[sideName(descriptor, record)];
-  return Number.isFinite(fitted) ? { ms: fitted, from: 'fitted' } : { ms: minMs, from: 'floor' };
+  return fixedCostBound(span, sideName(descriptor, record), minMs);
 }
 
 /**
@@ -102,11 +101,11 @@ function pulledInterval(est, fixedMs, estimateAgain) {
  */
 function weighFloor(decided, { rule, est, floors, groups, estimateAgain }) {
   const short = floors.filter((f) => f.short);
-  const bound = floors.reduce((m, f) => (f.fixed.ms > m.ms ? f.fixed : m), { ms: 0, from: 'floor' });
+  const bound = floors.reduce((m, f) => (f.fixed.ms > m.ms ? f.fixed : m), { ms: 0, fittedMs: null, from: 'floor' });
   const pulled = rule && groups.length === 2 && estimateAgain ? pulledInterval(est, bound.ms, estimateAgain) : null;
   const figures = short.map(floorFigures);
   // hi null: no bound above (a denominator's block could be all fixed cost), as JSON can carry it
-  const pull = pulled ? { fixedMs: bound.ms, from: bound.from, lo: pulled.lo, hi: Number.isFinite(pulled.hi) ? pulled.hi : null } : {};
+  const pull = pulled ? { fixedMs: bound.ms, from: bound.from, ...(bound.fittedMs !== null ? { fittedMs: bound.fittedMs } : {}), lo: pulled.lo, hi: Number.isFinite(pulled.hi) ? pulled.hi : null } : {};
   if (pulled && statusOf(rule, pulled.lo, pulled.hi).status === decided.status) {
     return { ...decided, reasons: [...decided.reasons, { code: 'decided-despite-short', status: decided.status, ...pull, figures }] };
   }

@@ -39,7 +39,7 @@ const reach = (r) => {
 /** The sides whose median block is under their floor, at most three named. */
 const shortSides = (figures) => `${figures.slice(0, 3).map((f) => `${f.label}'s median block took ${msText(f.medianMs)} (${f.under} of ${f.blocks} block${f.blocks === 1 ? '' : 's'} under the ${count(f.minMs)} ms a verdict needs)`).join(', ')}${figures.length > 3 ? ` and ${figures.length - 3} more` : ''}`;
 /** The fixed cost a block of a short side may carry, and where its bound comes from. */
-const fixedCostText = (r) => `a fixed cost of up to ${msText(r.fixedMs)} a block (${r.from === 'fitted' ? 'as the probes fitted it' : 'its floor: the run fitted none'})`;
+const fixedCostText = (r) => `a fixed cost of up to ${msText(r.fixedMs)} a block (${r.from === 'fitted' ? `twice the ${msText(r.fittedMs)} the probes fitted` : 'its floor: the run fitted none'})`;
 /** An interval a fixed cost could give: it may reach 0, or have no bound above. */
 function pulledText({ lo, hi }) {
   if (Number.isFinite(hi)) return `within ${lo > 0 ? ratioText(lo).replace('×', '') : '0'}–${ratioText(hi)}`;
