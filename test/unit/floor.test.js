@@ -102,6 +102,17 @@ describe('a floor stops only what its bias could change', () => {
     });
   });
 
+  describe('a direction alone: its outer bands run to 0 and without bound, as an order\'s do', () => {
+    const direction = ruleOf({ kind: 'ratio', atLeast: 1.5, margin: 0.1 }); // holds at 1.5× or more, fails at 1.1× or less
+    it('decides either outer band a fortiori, and never a ratio the pull could carry into its margin', () => {
+      assert.equal(judged(direction, 900, 60).decided.status, HOLDS);
+      assert.equal(judged(direction, 40, 900).decided.status, FAILS);
+      const close = judged(direction, 200, 90);
+      assert.equal(close.measured, HOLDS);
+      assert.equal(close.decided.status, INCONCLUSIVE);
+    });
+  });
+
   describe('(c) about: a pull toward 1 can carry a ratio into the band from above', () => {
     it('decides "does not hold" above the band only where even the pull leaves it above, on the band\'s side farther from 1', () => {
       // 10×, its denominator short: at least (900 − 100) / 90 = 8.9×, still past 3.75×
