@@ -37,6 +37,10 @@ function renderFinding(finding) {
   for (const need of asList(finding.requires)) {
     if (need.else) lines.push(`- **Where it cannot be tested, the verdict says:** ${need.else}`);
   }
+  if (finding.driftMechanism) {
+    const { slows, onScan, text } = finding.driftMechanism;
+    lines.push(`- **A drift over the rounds:** where the ${Object.values(slows).join(' ')} side slows round by round${onScan ? ' on a server that reads every document to find one' : ''}, the verdict says so as the finding's mechanism, not as the machine drifting: ${text}`);
+  }
   if (finding.clock) {
     const { decides, article, why } = finding.clock;
     const parts = [];

@@ -13,8 +13,8 @@
 // its blocks is judged on them alone: where one side has none left, the finding is inconclusive
 // and says why, never a reading of its totals. A run recorded before pairing has no blocks: its
 // repeats (--repeat) are paired by repeat, else it shows its one reading per side, undecided.
-const { matches, planSaysScan, valueAt } = require('../results/records');
-const { fieldInfo, nameInWords } = require('../results/fields');
+const { matches, readsEveryDocument, valueAt } = require('../results/records');
+const { fieldInfo, nameInWords, spanMs } = require('../results/fields');
 const { pairedEstimate, combinedEstimate, singleEstimate, minPairs, METHOD_ONE } = require('./estimate');
 const { networkOfSides, withNetwork } = require('./network');
 const { flowControlReason } = require('./replication');
@@ -108,8 +108,10 @@ function samplesOf(recs, field, keyOf, { per: perField = null, keep = () => true
   for (const r of recs) {
     if (!Number.isFinite(r[field]) || !keep(r)) continue;
     const k = keyOf(r);
-    const s = sums.get(k) || { v: 0, u: 0, n: 0 };
+    const s = sums.get(k) || { v: 0, u: 0, n: 0, ms: 0 };
     s.v += r[field];
+    // the key's span in ms (a time per unit is no span): a fixed cost per block is weighed on it
+    s.ms += spanMs(field, r[field]) ?? NaN;
     s.u += per ? (Number(r[per]) || 0) : 1;
     s.n += 1;
     if (!sum && s.n > 1) duplicated.add(k);
@@ -120,6 +122,7 @@ function samplesOf(recs, field, keyOf, { per: perField = null, keep = () => true
   const values = new Map([...sums].map(([k, s]) => [k, per ? (s.u > 0 ? s.v / s.u : NaN) : s.v]));
   values.duplicated = duplicated;
   values.places = places;
+  values.spans = new Map([...sums].map(([k, s]) => [k, s.ms]));
   return values;
 }
 
@@ -180,7 +183,7 @@ function comparison(check, ctx, numSel, denSel, { field = check.field } = {}) {
     const alone = [...[...na.keys()].filter((k) => !nb.has(k)).map((k) => ({ side: b.label, ...na.places.get(k) })),
       ...[...nb.keys()].filter((k) => !na.has(k)).map((k) => ({ side: a.label, ...nb.places.get(k) }))];
     return {
-      source, pairs: keys.map((key) => ({ key, num: na.get(key), den: nb.get(key), ...na.places.get(key) })),
+      source, pairs: keys.map((key) => ({ key, num: na.get(key), den: nb.get(key), numMs: na.spans.get(key), denMs: nb.spans.get(key), ...na.places.get(key) })),
       missing: alone.length, duplicated: duplicated.size, dropped: alone.map((d) => ({ ...d, reason: 'partner-missing' })),
       records: [...a.recs, ...b.recs], groups: [{ label: a.label, records: a.recs.filter(keep) }, { label: b.label, records: b.recs.filter(keep) }],
     };
@@ -250,7 +253,7 @@ function estimateFromPairs(pairs, { planned, source }) {
   } else {
     est = source === 'single' ? singleEstimate(usable[0]?.num ?? NaN, usable[0]?.den ?? NaN) : pairedEstimate(usable.map((p) => p.ratio));
   }
-  return { ...est, need, planned, source, pairList: used.map((p) => ({ ratio: p.ratio, round: p.round ?? null, repeat: p.repeat ?? 0 })), dropped };
+  return { ...est, need, planned, source, pairList: used.map((p) => ({ ratio: p.ratio, round: p.round ?? null, repeat: p.repeat ?? 0, numMs: p.numMs ?? null, denMs: p.denMs ?? null })), dropped };
 }
 
 /** A comparison's estimate: paired where it has pairs, a single ratio where it has one reading. */
@@ -260,6 +263,8 @@ function estimateOf(cmp) {
 
 /** The estimate again without its pair i (an outlier), for whether that pair decides it. */
 const estimateWithout = (est) => (i) => estimateFromPairs(est.pairList.filter((_, j) => j !== i), { planned: est.planned, source: est.source });
+/** The estimate again from pairs whose ratios changed (a fixed cost taken out of each block), as est was made. */
+const estimateAgain = (est) => (pairList) => estimateFromPairs(pairList, { planned: est.planned, source: est.source });
 /**
  * A finding's precondition (requires): a field some record must carry with a value (equals), or
  * reach (atLeast), else the finding cannot be tested here. A threshold holds for every server among
@@ -411,7 +416,7 @@ function growthCheck(check, ctx) {
     const b = s.byX.get(loX);
     const keys = [...a.keys()].filter((k) => b.has(k));
     const alone = [...a.keys(), ...b.keys()].filter((k) => !(a.has(k) && b.has(k)));
-    const est = estimateFromPairs(keys.map((k) => ({ num: a.get(k), den: b.get(k), ratio: a.get(k) / b.get(k), ...a.places.get(k) })), { planned: s.planned, source: s.source });
+    const est = estimateFromPairs(keys.map((k) => ({ num: a.get(k), den: b.get(k), ratio: a.get(k) / b.get(k), numMs: a.spans.get(k), denMs: b.spans.get(k), ...a.places.get(k) })), { planned: s.planned, source: s.source });
     const atTwo = (d) => d.x === hiX || d.x === loX;
     const dropped = [...s.dropped.filter(atTwo).map(({ x, ...d }) => d), ...alone.map((k) => ({ side: s.label, ...(a.places.get(k) || b.places.get(k)), reason: 'partner-missing' })), ...est.dropped];
     return { est, dropped, groups: [hiX, loX].map((x) => ({ label: `${s.label} at ${x}`, records: s.records.filter((r) => r[check.x] === x) })) };
@@ -488,10 +493,7 @@ function mechanismOf(finding, records) {
   const sels = [check.num, check.den, check.grows, check.flat?.where, check.where, ...(finding.context || []).map((c) => c.where || {})]
     .filter(Boolean).map(({ fromServer, ...where }) => ({ ...check.where, ...where }));
   const decidedOn = records.filter((r) => sels.some((where) => matches(r, { where })));
-  const counted = (o) => Number.isFinite(o.docsExamined) && o.docsExamined > 1 && o.keysExamined === 0;
-  const scans = (r) => r.planScans === true || counted(r) || planSaysScan(r)
-    || Object.values(r).some((v) => v && typeof v === 'object' && !Array.isArray(v) && (v.scan === true || counted(v)));
-  return decidedOn.some(scans) ? 'by a table scan' : null;
+  return decidedOn.some(readsEveryDocument) ? 'by a table scan' : null;
 }
 
 /**
@@ -654,7 +656,7 @@ function judgement(finding, ctx) {
 
   // what the verdict rests on: each side's median block against its floor, the outliers, drift and contention
   const counted = groups.flatMap((g) => g.records);
-  const checked = checkEvidence(decided, { rule, est: parts.est, groups, fields: [c.field, c.baselineField], descriptor: ctx.descriptor, blocks: counted, estimateWithout: estimateWithout(parts.est) });
+  const checked = checkEvidence(decided, { rule, est: parts.est, groups, fields: [c.field, c.baselineField], descriptor: ctx.descriptor, blocks: counted, estimateWithout: estimateWithout(parts.est), estimateAgain: estimateAgain(parts.est), sizeRecord: ctx.sizeRecord, finding, records: own });
   decided = checked.decided;
   if (parts.missing) decided.reasons.push({ code: 'partner-missing', missing: parts.missing });
   const tested = TESTED.includes(decided.status);
@@ -733,7 +735,7 @@ function judgeAcross(finding, ctx, base) {
   const serverOfLabel = new Map([[sideLabel(across.num), sa], [sideLabel(across.den), sb]]);
   const onServer = (label) => `${fieldInfo(c.field).words} on ${serverOfLabel.get(label) ?? label}`;
   const groups = (cmp.groups || []).map((g) => ({ ...g, label: onServer(g.label) }));
-  const checked = checkEvidence(decided, { rule, est, groups, fields: [c.field], descriptor: ctx.descriptor, blocks: groups.flatMap((g) => g.records), estimateWithout: estimateWithout(est) });
+  const checked = checkEvidence(decided, { rule, est, groups, fields: [c.field], descriptor: ctx.descriptor, blocks: groups.flatMap((g) => g.records), estimateWithout: estimateWithout(est), estimateAgain: estimateAgain(est) });
   decided = checked.decided;
   const why = [[sa, a], [sb, b]].flatMap(([server]) => unmet(finding.requires, ctx.records.filter((r) => r.server === server))
     .map((reason) => ({ ...reason, text: `on ${server}: ${reason.text}` })));

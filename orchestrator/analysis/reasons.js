@@ -39,6 +39,16 @@ const reach = (r) => {
   return '';
 };
 
+/** The sides whose median block is under their floor, at most three named. */
+const shortSides = (figures) => `${figures.slice(0, 3).map((f) => `${f.label}'s median block took ${msText(f.medianMs)} (${f.under} of ${f.blocks} block${f.blocks === 1 ? '' : 's'} under the ${count(f.minMs)} ms a verdict needs)`).join(', ')}${figures.length > 3 ? ` and ${figures.length - 3} more` : ''}`;
+/** The fixed cost a block of a short side may carry, and where its bound comes from. */
+const fixedCostText = (r) => `a fixed cost of up to ${msText(r.fixedMs)} a block (${r.from === 'fitted' ? `twice the ${msText(r.fittedMs)} the probes fitted` : 'its floor: the run fitted none'})`;
+/** An interval a fixed cost could give: it may reach 0, or have no bound above. */
+function pulledText({ lo, hi }) {
+  if (Number.isFinite(hi)) return `within ${lo > 0 ? ratioText(lo).replace('×', '') : '0'}–${ratioText(hi)}`;
+  return lo > 0 ? `at ${ratioText(lo)} or more` : 'anywhere from 0 up';
+}
+
 /** Each code's words, from its facts. */
 const WORDS = {
   'published-only': (r) => r.text,
@@ -53,7 +63,8 @@ const WORDS = {
   'flat-unmeasured': () => 'the other series was not measured at both of the growth\'s points, so whether it stays flat cannot be told',
   'not-flat': (r) => `the other series does not stay flat: ${ratioText(r.ratio)}${Number.isFinite(r.lo) ? ` (${ratioText(r.lo)}–${ratioText(r.hi)})` : ''}, beyond ${ratioText(r.at)} either way`,
   'flat-straddles': (r) => `whether the other series stays within ${ratioText(r.at)} either way cannot be told: ${ratioText(r.ratio)} (${ratioText(r.lo)}–${ratioText(r.hi)})`,
-  'too-short': (r) => `the timed span was too short to decide: ${r.figures.slice(0, 3).map((f) => `${f.label}'s median block took ${msText(f.medianMs)} (${f.under} of ${f.blocks} block${f.blocks === 1 ? '' : 's'} under the ${count(f.minMs)} ms a verdict needs)`).join(', ')}${r.figures.length > 3 ? ` and ${r.figures.length - 3} more` : ''}; a larger size or --budget lengthens it`,
+  'too-short': (r) => `the timed span was too short to decide: ${shortSides(r.figures)}${Number.isFinite(r.fixedMs) ? `; ${fixedCostText(r)} could put the interval ${pulledText(r)}` : ''}; a larger size or --budget lengthens it`,
+  'decided-despite-short': (r) => `decided a fortiori: its short blocks could only pull the ratio toward 1, by ${fixedCostText(r)}; with that cost out of any block of either side the interval stays ${pulledText(r)}, still "${r.status}"; ${r.figures.slice(0, 3).map((f) => `${f.label}'s median block took ${msText(f.medianMs)}, ${f.under} of ${f.blocks} under the ${count(f.minMs)} ms floor`).join('; ')}`,
   'one-reading': () => 'one reading per side (a run recorded before pairing): no interval, so no verdict',
   'too-few-pairs': (r) => `rests on ${r.n} pair(s), fewer than the ${r.need} a verdict needs${r.planned > 1 ? ` (of the ${r.planned} the run planned)` : ''}`,
   'no-pairs': (r) => `${r.side} had no block left to pair${Object.keys(r.dropped || {}).length ? ` (${Object.entries(r.dropped).map(([why, n]) => `${n} ${why}`).join(', ')} left out)` : ''}: nothing to decide on`,
@@ -62,7 +73,9 @@ const WORDS = {
   weaker: (r) => `a smaller effect than the article's ${ratioText(r.figure)}, in its direction: the whole 95% interval is between ${ratioText(Math.min(r.from, r.to))} and ${ratioText(Math.max(r.from, r.to))}`,
   'above-band': (r) => `a larger effect than the article's "about ${ratioText(r.figure)}": the whole 95% interval is past ${ratioText(r.at)}`,
   'outlier-decides': (r) => `one outlier decides it: without ${where(r)} (${ratioText(r.ratio)}) the interval is ${ratioText(r.without.lo)}–${ratioText(r.without.hi)}, ${r.without.status}`,
-  drift: (r) => `the ratio drifts over the rounds, ${signedPct(r.perRound)} a round (Spearman's ρ ${r.rho.toFixed(2)}, ${pText(r.p)}, ${r.n} pairs)`,
+  drift: (r) => (r.mechanism
+    ? `${r.mechanism}: the finding's mechanism, not the machine drifting (the ratio moves ${signedPct(r.perRound)} a round, Spearman's ρ ${r.rho.toFixed(2)}, ${pText(r.p)}, ${r.n} pairs)`
+    : `the ratio drifts over the rounds, ${signedPct(r.perRound)} a round (Spearman's ρ ${r.rho.toFixed(2)}, ${pText(r.p)}, ${r.n} pairs)`),
   'busy-machine': (r) => `taken on a busy machine: other processes took ${pct(r.medianOtherShare)} of its CPU during the median block (at most ${pct(r.maxOtherShare)}, ${r.blocks} blocks measured)`,
   'repeats-misaligned': () => 'the repeated runs printed different numbers of lines, so the first run stands alone',
   'partner-missing': (r) => `${r.missing} round(s) had no block of both sides and were left out`,

@@ -133,8 +133,20 @@ function planSaysScan(record) {
   return Object.entries(record).some(([k, v]) => /plan|Text$/i.test(k) && [].concat(v).some((x) => typeof x === 'string' && SCAN.test(x)));
 }
 
+/**
+ * Whether a record says the server read every document to find the one it wanted: a scan flag
+ * (planScans, or an object of it with scan: true, as an upsert's explained plan), documents
+ * examined with no key (docsExamined > 1, keysExamined 0), or its plan's own words (planSaysScan).
+ */
+function readsEveryDocument(record) {
+  const counted = (o) => Number.isFinite(o.docsExamined) && o.docsExamined > 1 && o.keysExamined === 0;
+  return record.planScans === true || counted(record) || planSaysScan(record)
+    || Object.values(record).some((v) => v && typeof v === 'object' && !Array.isArray(v) && (v.scan === true || counted(v)));
+}
+
 module.exports = {
   valueAt,
   planSaysScan,
+  readsEveryDocument,
   matches, recordsOf, serverKind, withoutTimings, isTimeSample, TIMING_FIELD, TOPOLOGY_KEYS, topologyKey, throughMongos, topologyWords,
 };

@@ -7,6 +7,7 @@
 // sends). The run module does the measuring; everything here is arithmetic, tested as such.
 const { parseExpression } = require('./expression');
 const { roundUpBudget } = require('./duration');
+const { ruleOf, statusOf, DECIDED } = require('../analysis/rules');
 
 /**
  * How far past its floor (minSpanMs) the planner aims each side's median block. The analysis
@@ -361,17 +362,30 @@ function minSpanMs(descriptor, stepName) {
 
 /**
  * A side's median block as a line in the variable that lengthens it, fitted through its probes:
- * { fixedMs, perUnitMs }, neither negative. A block's fixed part (a barrier, a meeting, a turn)
- * is most of a probe's small block: fitted with an intercept, it is not read as a cost per unit.
- * Probes at one value only, or a fit that finds no cost per unit, give a line through the origin.
+ * { fixedMs, perUnitMs, fitted }, neither negative. A block's fixed part (a barrier, a meeting, a
+ * turn) is most of a probe's small block: fitted with an intercept, it is not read as a cost per
+ * unit. Probes at one value only, or a fit that finds no cost per unit, give a line through the
+ * origin. fitted: whether the probes told a fixed part above 0 apart from the cost per unit (the
+ * size record's fixedMs, which the analysis weighs a short block's fixed cost by).
  */
 function spanLine(points) {
   if (new Set(points.map((p) => p.v)).size >= 2) {
     const fit = nonNegativeFit(points.map((p) => ({ c: 1, v: p.v, y: p.y })), ['c', 'v']);
-    if (fit.v > 0) return { fixedMs: fit.c, perUnitMs: fit.v };
+    if (fit.v > 0) return { fixedMs: fit.c, perUnitMs: fit.v, fitted: fit.c > 0 };
   }
   const den = points.reduce((n, p) => n + p.v * p.v, 0);
-  return { fixedMs: 0, perUnitMs: den ? points.reduce((n, p) => n + p.v * p.y, 0) / den : null };
+  return { fixedMs: 0, perUnitMs: den ? points.reduce((n, p) => n + p.v * p.y, 0) / den : null, fitted: false };
+}
+
+/**
+ * The most of a fixed cost a side's block may carry, for a verdict or a promise on a short step:
+ * SPAN_MARGIN times the probes' fitted fixed cost of its block (a probe's span may be off by about
+ * half: SPAN_MARGIN), where they fitted one (the size record's spans: fixedMs), else the step's
+ * floor itself. { ms, fittedMs (null where none was fitted), from: 'fitted' | 'floor' }.
+ */
+function fixedCostBound(span, side, minMs) {
+  const fitted = span?.fixedMs?.[side];
+  return Number.isFinite(fitted) ? { ms: SPAN_MARGIN * fitted, fittedMs: fitted, from: 'fitted' } : { ms: minMs, fittedMs: null, from: 'floor' };
 }
 
 /**
@@ -488,15 +502,47 @@ function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned
 }
 
 /**
+ * Whether a finding decided on a step predicted short is promised all the same: a ratio of two
+ * sides the probes predicted a median block for (its selections name their step and variants),
+ * so far from its thresholds that a fixed cost of up to its bound (fixedCostBound) out of either
+ * side's block, and the prediction off by PROMISE_MARGIN either way, leave its status decided:
+ * the analysis then decides it a fortiori (analysis/evidence.js). Where the probes predict no
+ * ratio (a time per unit, cells paired by a field, one span for a whole step), it is not.
+ */
+function decidedDespiteShort(descriptor, finding, spans) {
+  const check = finding?.check;
+  if (check?.kind !== 'ratio' || check.per || check.pairBy || finding.across) return false;
+  const rule = ruleOf({ ...check, figure: finding.figure });
+  const side = (sel) => {
+    const span = spans.find((x) => x.step === sel?.step);
+    const variants = descriptor.steps?.find((x) => x.name === sel?.step)?.variants || [];
+    if (!span || !variants.length || variants.some((v) => sel[v] === undefined)) return null;
+    const name = variants.map((v) => sel[v]).join(' ');
+    return Number.isFinite(span.sides?.[name]) ? { ms: span.sides[name], bound: fixedCostBound(span, name, span.minMs).ms } : null;
+  };
+  const a = side(check.num);
+  const b = side(check.den);
+  if (!rule || !a || !b) return false;
+  const c = Math.max(a.bound, b.bound);
+  const lo = a.ms > c ? (a.ms - c) / b.ms : 0;
+  const hi = b.ms > c ? a.ms / (b.ms - c) : Infinity;
+  return DECIDED.includes(statusOf(rule, lo / PROMISE_MARGIN, hi * PROMISE_MARGIN).status);
+}
+
+/**
  * What a plan promises on a kind of server at sizes whose spans (each step's shortest timed
  * block, predicted) are known: the findings it can decide, those its size is too small for, and
  * those whose blocks it predicts too short for a verdict, which are not promised (the short-span
- * line says why and what raises it).
+ * line says why and what raises it), unless their predicted ratio is so far past a threshold that
+ * the floor could not change it (decidedDespiteShort).
  */
 function promisedFindings(descriptor, findings, kind, sizes, spans, { paired = false } = {}) {
   const short = new Set(spans.filter((x) => !x.met).map((x) => x.step));
   const { decidable: sized, tooSmall } = findingsAt(descriptor, findings, kind, sizes, { paired });
-  const tooShort = sized.filter((id) => findingSteps(findings.find((f) => f.id === id), descriptor).some((step) => short.has(step)));
+  const tooShort = sized.filter((id) => {
+    const finding = findings.find((f) => f.id === id);
+    return findingSteps(finding, descriptor).some((step) => short.has(step)) && !decidedDespiteShort(descriptor, finding, spans);
+  });
   return { decidable: sized.filter((id) => !tooShort.includes(id)), tooSmall, tooShort };
 }
 
@@ -542,6 +588,8 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
       return {
         step, variable: span.raise, value: chosen[span.raise], predictedMs, minMs: span.minMs, marginMs: PROMISE_MARGIN * span.minMs,
         sides: Object.fromEntries(Object.entries(sides).map(([side, ms]) => [side, Math.round(ms)])),
+        // each side's fitted fixed cost of a block, where the probes told one apart: what a short block may carry
+        fixedMs: Object.fromEntries(Object.entries(span.sides).filter(([, l]) => l.fitted).map(([side, l]) => [side, Math.round(l.fixedMs * 10) / 10])),
         met: predictedMs !== null && predictedMs >= PROMISE_MARGIN * span.minMs - 1e-6,
       };
     });
@@ -570,5 +618,5 @@ function planGroup({ descriptor, findings, group, budgetMs, passes, pinned, shel
 
 module.exports = {
   planScenario, sizesAt, fractionOf, nextProbeSizes, fitSteps, predictMs, stepMs, beyondCacheMs, fitSpans, sideSpansAt, neededForSpan, spanMsOf, minSpanMs, modelText,
-  probeTargetMs, probeWorkMs, fittedProbes, nonNegativeFit, findingsAt, promisedFindings, findingSteps, MIN_SPAN_MS, SPAN_MARGIN, PROMISE_MARGIN, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS, NOTHING_TO_DECIDE_SHARE,
+  probeTargetMs, probeWorkMs, fittedProbes, nonNegativeFit, findingsAt, promisedFindings, decidedDespiteShort, fixedCostBound, findingSteps, MIN_SPAN_MS, SPAN_MARGIN, PROMISE_MARGIN, CALIBRATION_FLOOR_SHARE, MAX_PROBES, DEFAULT_ROUNDS, NOTHING_TO_DECIDE_SHARE,
 };

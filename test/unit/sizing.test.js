@@ -470,6 +470,47 @@ describe('sizing: --size auto', () => {
         assert.match(planLines(scenario('embedded-comments'), [{ ...short, scenario: 'embedded-comments', size: 'auto' }]).join('\n'), /bench: its shortest side's median block is predicted at 1\d\d ms with TOTAL=5,000, under 1\.5× the 100 ms floor/);
       });
 
+      describe('a short step\'s findings, promised where the floor could not change them', () => {
+        const { decidedDespiteShort, promisedFindings } = require('../../orchestrator/sizing/planner');
+        // FerretDB 1.24 on PostgreSQL at the issue's pinned sizes: the SQL side's blocks and
+        // insert's under their floors, save's long (it reads the whole table for each _id)
+        const ferretdbPg = (savePerRecord) => ({
+          opMs: 2,
+          'log-inserts': {
+            steps: logInsertsSteps({ test1: [1400, 25], test2: [6000, 12], test3: [800, 1], 'test3-parallel': [4000, 0.7] }),
+            sides: {
+              test1: { save: ({ TEST1_ITERATIONS: n }) => 20 + (n / ROUNDS) * savePerRecord, insert: ({ TEST1_ITERATIONS: n }) => 2 + (n / ROUNDS) * 1.2, sql: ({ TEST1_ITERATIONS: n }) => 3 + (n / ROUNDS) * 0.5 },
+              test2: { save: ({ TEST2_ITERATIONS: n }) => 60 + (n / ROUNDS) * 10, insert: ({ TEST2_ITERATIONS: n }) => 60 + (n / ROUNDS) * 0.5, sql: ({ TEST2_ITERATIONS: n }) => 40 + (n / ROUNDS) * 0.05 },
+            },
+          },
+        });
+        const pinned = { TEST1_ITERATIONS: 306, TEST2_ITERATIONS: 3064, TEST3_ITERATIONS: 122572 };
+
+        it('promises findings far past a threshold on steps predicted short, and not those the floor could move across one', () => {
+          const [far] = plan('log-inserts', [['ferretdb-pg', ferretdbPg(20), 'ferretdb-pg']], { budgetSeconds: 600, pinned });
+          assert.deepEqual(far.spans.map((x) => [x.step, x.met]), [['test1', false], ['test2', false]]);
+          assert.deepEqual(far.findings.tooShort, [], JSON.stringify(far.spans));
+          assert.deepEqual(far.findings.decidable.sort(), ['insert-beats-save', 'mongo-beats-sql-test1', 'mongo-beats-sql-test2']);
+          // saves of 43 ms a block against the SQL side's 22: 0.5×, which 100 ms of a block could make 22 / 0
+          const [close] = plan('log-inserts', [['ferretdb-pg', ferretdbPg(0.6), 'ferretdb-pg']], { budgetSeconds: 600, pinned });
+          assert.deepEqual(close.findings.tooShort, ['mongo-beats-sql-test1']);
+          assert.match(planLines(scenario('log-inserts'), [{ ...close, scenario: 'log-inserts', size: 'auto' }]).join('\n'), /mongo-beats-sql-test1 is not promised/);
+        });
+
+        it('weighs a side\'s block by twice the fixed cost the probes fitted, else by the floor, and promises nothing it cannot predict a ratio for', () => {
+          const d = scenario('log-inserts');
+          const finding = findings('log-inserts').find((f) => f.id === 'mongo-beats-sql-test1');
+          // the SQL side's 40 ms blocks against saves of 130 ms: 0.31×; 100 ms out of a save could make it 1.3×
+          const span = { step: 'test1', minMs: 100, sides: { sql: 40, save: 130, insert: 60 }, met: false };
+          assert.equal(decidedDespiteShort(d, finding, [span]), false);
+          assert.equal(decidedDespiteShort(d, finding, [{ ...span, fixedMs: { sql: 5, save: 8 } }]), true, 'at most 16 ms: 40 / 114 = 0.35×');
+          // one span for the whole step names no side: nothing to predict a ratio from
+          assert.equal(decidedDespiteShort(d, finding, [{ ...span, sides: { all: 40 } }]), false);
+          const { tooShort } = promisedFindings(d, findings('log-inserts'), 'ferretdb-pg', d.sizes.article, [span, { step: 'test2', minMs: 500, sides: { sql: 400, save: 9000, insert: 600 }, met: false }]);
+          assert.deepEqual(tooShort, ['mongo-beats-sql-test1']);
+        });
+      });
+
       it('needs no raise for a side whose fixed part clears the floor already, and says no side was measured where none was', () => {
         assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 250, perUnitMs: 1 } } }, 5000), 1);
         assert.equal(neededForSpan({ minMs: 100, sides: { a: { fixedMs: 0, perUnitMs: 0 } } }, 5000), 5000, 'a side that does not grow: as far as the article goes');

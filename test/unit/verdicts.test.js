@@ -223,27 +223,91 @@ describe('verdicts', () => {
       const v = analyseScenario(scenarioOf('many-keys'), { measurements: run.measurements, blocks, sizesOf: () => scenarioOf('many-keys').sizes.article }).verdicts[0];
       assert.equal(v.status, HOLDS, JSON.stringify(v.reasons));
       assert.deepEqual(v.floors.find((f) => f.label === 'update bucket'), { label: 'update bucket', medianMs: 125, minMs: 100, under: 1, blocks: 8 });
-      // five of the eight under it: the median is, and the verdict cannot rest on it
+      // five of the eight under it: the median is, and the floor weighs the verdict: at 12×, no
+      // fixed cost of up to 100 ms a block brings it near the article's order (3.53×)
       const most = run.blocks.map((b) => (b.schema === 'bucket' && b.round <= 5 ? { ...b, appliedSeconds: 0.097 } : b));
       const w = analyseScenario(scenarioOf('many-keys'), { measurements: run.measurements, blocks: most, sizesOf: () => null }).verdicts[0];
-      assert.equal(w.status, INCONCLUSIVE);
-      assert.equal(w.reasons[0].code, 'too-short');
+      assert.equal(w.status, HOLDS, JSON.stringify(w.reasons));
+      const despite = w.reasons.find((r) => r.code === 'decided-despite-short');
+      assert.deepEqual(despite.figures.map((f) => [f.label, f.under, f.blocks]), [['update bucket', 5, 8]]);
+      // at 3.8×, the same blocks could be the fixed cost's: the verdict cannot rest on them
+      const closer = withBlocks(mk(3.8, 1).map((r) => ({ scenario: 'many-keys', server: SERVER, ...r })), { counts: ['updates'], spread: 0 });
+      const shortened = closer.blocks.map((b) => (b.schema === 'bucket' && b.round <= 5 ? { ...b, appliedSeconds: 0.097 } : b));
+      const x = analyseScenario(scenarioOf('many-keys'), { measurements: closer.measurements, blocks: shortened, sizesOf: () => null }).verdicts[0];
+      assert.equal(x.status, INCONCLUSIVE, JSON.stringify(x.reasons));
+      assert.equal(x.reasons[0].code, 'too-short');
+      assert.ok(x.reasons[0].lo < 3.53 && x.reasons[0].fixedMs === 100, JSON.stringify(x.reasons[0]));
     });
 
     it('holds a step to the span its descriptor declares, the SQL baseline\'s blocks too', () => {
       const logInserts = scenarioOf('log-inserts');
       const test2 = logInserts.scaling.spans.test2.minMs;
       assert.ok(test2 > 100, 'test 2 declares a longer minimum than the default');
-      // the SQL side's 8 blocks just under test 2's minimum, the saves' well over it
-      const records = [
+      // the SQL side's 8 blocks just under test 2's minimum, the saves' under twice it: 0.5×,
+      // which does not hold, but with up to 500 ms of a block's fixed cost out of a save's 900 ms
+      // it could be 450 / 400 ms, 1.13×, past no effect (1.1×)
+      const records = (saveBlocks) => [
         { server: 'postgresql', step: 'test2', method: 'sql', iterations: 100000, ms: test2 * 8 * 0.9 },
-        { step: 'test2', method: 'save', iterations: 100000, ms: test2 * 80, appliedMs: test2 * 80 },
-        { step: 'test2', method: 'insert', iterations: 100000, ms: test2 * 40, appliedMs: test2 * 40 },
+        { step: 'test2', method: 'save', iterations: 100000, ms: test2 * 8 * saveBlocks, appliedMs: test2 * 8 * saveBlocks },
+        { step: 'test2', method: 'insert', iterations: 100000, ms: test2 * 8 * saveBlocks, appliedMs: test2 * 8 * saveBlocks },
       ];
-      const v = verdictOn('log-inserts', 'mongo-beats-sql-test2', { records, spread: 0 });
+      const v = verdictOn('log-inserts', 'mongo-beats-sql-test2', { records: records(1.8), spread: 0 });
       assert.equal(v.status, INCONCLUSIVE, JSON.stringify(v.reasons));
       const tooShort = v.reasons.find((r) => r.code === 'too-short');
       assert.deepEqual(tooShort.figures.map((f) => [f.label, f.minMs, f.under]), [['sql test2', test2, 8]]);
+      assert.deepEqual([tooShort.fixedMs, tooShort.from, tooShort.lo], [test2, 'floor', 0]);
+      near(tooShort.hi, 450 / 400, 'the farthest a fixed cost could carry it');
+    });
+
+    describe('a floor stops only what its bias could change', () => {
+      const FIXED = 'decided-despite-short';
+      // sql against save (mongo-beats-sql-test1: order of 28×, holds at 5.30×, fails at 1.10× or
+      // less), 8 rounds: the SQL side's blocks of sqlBlock ms, under the 100 ms floor; the saves' of saveBlock
+      const test1 = (sqlBlock, saveBlock) => sql('test1', (sqlBlock * 8) / K, (saveBlock * 8) / K);
+      const { sql, K } = require('../../shell/log-inserts/test/verdict-cases');
+
+      it('decides a verdict a fortiori where no fixed cost of up to the floor could carry it across a threshold', () => {
+        // 30 ms against 600 ms: 0.05×, and at most 30 / 500 = 0.06× with 100 ms out of each save
+        const v = verdictOn('log-inserts', 'mongo-beats-sql-test1', { records: test1(30, 600), spread: 0.03 });
+        assert.equal(v.status, FAILS, JSON.stringify(v.reasons));
+        assert.ok(!codes(v).includes('too-short'));
+        const r = v.reasons.find((x) => x.code === FIXED);
+        assert.deepEqual([r.status, r.fixedMs, r.from, r.lo], [FAILS, 100, 'floor', 0]);
+        assert.ok(r.hi > v.hi && r.hi < 1.1, JSON.stringify(r));
+        assert.deepEqual(r.figures.map((f) => [f.label, f.under, f.blocks]), [['sql test1', 8, 8]]);
+        assert.match(reasonWords(v.reasons), /decided a fortiori: its short blocks could only pull the ratio toward 1, by a fixed cost of up to 100 ms a block/);
+      });
+
+      it('still voids a verdict where the fixed cost\'s pull could carry it across a threshold', () => {
+        // 30 ms against 110 ms: 0.27×, but with 100 ms out of each save, 30 / 10 = 3×: past no effect
+        const v = verdictOn('log-inserts', 'mongo-beats-sql-test1', { records: test1(30, 110), spread: 0.03 });
+        assert.equal(v.status, INCONCLUSIVE, JSON.stringify(v.reasons));
+        const r = v.reasons.find((x) => x.code === 'too-short');
+        assert.ok(r.hi > 1.1, JSON.stringify(r));
+        assert.ok(!codes(v).includes(FIXED));
+        // the effect far past its order with the short side in the denominator: the interval may
+        // grow without bound above, and still holds
+        const up = verdictOn('log-inserts', 'mongo-beats-sql-test1', { records: test1(3000, 60), spread: 0.03 });
+        assert.equal(up.status, HOLDS, JSON.stringify(up.reasons));
+        const u = up.reasons.find((x) => x.code === FIXED);
+        assert.equal(u.hi, null, "no bound above");
+        assert.ok(u.lo > 5.3 && u.lo < up.lo, JSON.stringify(u));
+        // nearer its order, the same short saves could be all fixed cost, or none: not decided
+        assert.equal(verdictOn('log-inserts', 'mongo-beats-sql-test1', { records: test1(400, 60), spread: 0.03 }).status, INCONCLUSIVE);
+      });
+
+      it('takes the fixed cost the probes fitted for a side\'s block where the run recorded it, not the floor', () => {
+        const scenario = scenarioOf('log-inserts');
+        const run = runOf('log-inserts', test1(30, 110), { spread: 0.03 });
+        const sizeRecord = { spans: [{ step: 'test1', minMs: 100, fixedMs: { sql: 4, save: 6, insert: 5 } }] };
+        const v = analyseScenario(scenario, { ...run, sizesOf: () => scenario.sizes.article, sizeRecordOf: () => sizeRecord }).verdicts.find((x) => x.finding === 'mongo-beats-sql-test1');
+        // 30 ms blocks carrying at most twice 6 ms of fixed cost: 0.27× could be at most 30 / 98 = 0.31×
+        assert.equal(v.status, FAILS, JSON.stringify(v.reasons));
+        const r = v.reasons.find((x) => x.code === FIXED);
+        assert.deepEqual([r.fixedMs, r.fittedMs, r.from], [12, 6, 'fitted']);
+        assert.ok(r.lo > 0 && r.hi < 0.35, JSON.stringify(r));
+        assert.match(reasonWords(v.reasons), /up to 12 ms a block \(twice the 6 ms the probes fitted\)/);
+      });
     });
   });
 
