@@ -6,6 +6,7 @@
 // row carries the test that decided it, by name, and a status: changed, same or cannot tell.
 const path = require('node:path');
 const { sizesOf } = require('../results/reader');
+const { fingerprintOf, machineDifferences } = require('../results/machine');
 const { matches } = require('../results/records');
 const { UsageError } = require('../errors');
 const { analyseRun } = require('./analyse');
@@ -95,6 +96,20 @@ function cellsOf(scenario, records) {
   return out;
 }
 
+/**
+ * Whether two runs (readRun's answers) ran on one machine, by their fingerprints' ids: { a, b (the
+ * fingerprints), same, differences (in words), line: where they differ, the line compare says
+ * first, else null }. Absolute times from two machines are not comparable; the shapes are.
+ */
+function machinesCompared(a, b) {
+  const fa = fingerprintOf(a.run);
+  const fb = fingerprintOf(b.run);
+  const same = fa.id === fb.id;
+  const differences = same ? [] : machineDifferences(fa, fb);
+  const line = same ? null : `A and B ran on different machines (${differences.join('; ')}): compare the shapes — each finding's status and ratios of ratios — not absolute times`;
+  return { a: fa, b: fb, same, differences, line };
+}
+
 /** A run's facts a comparison names: its folder's name, its parameters, its kit's commit and its start. */
 const runFacts = (data) => ({ name: path.basename(data.dir), params: data.run.params, commit: data.run.kit?.commit ?? null, startedAt: data.run.startedAt });
 
@@ -166,11 +181,11 @@ function buildComparison({ a, b, scenarios, serverA = null, serverB = null, nois
   }
   const cells = parts.flatMap((p) => p.cells);
   return {
-    a: runFacts(a), b: runFacts(b), rule,
+    a: runFacts(a), b: runFacts(b), machines: machinesCompared(a, b), rule,
     tests: Object.fromEntries(Object.keys(TESTS).map((kind) => [kind, TESTS[kind](rule)])),
     findings, scenarios: parts,
     counts: { cells: changedCounts(cells), findings: { ...changedCounts(findings), verdictsMoved: findings.filter((f) => f.verdictMoved).length } },
   };
 }
 
-module.exports = { buildComparison, compareFinding, compareCell, COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL };
+module.exports = { buildComparison, machinesCompared, compareFinding, compareCell, COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL };

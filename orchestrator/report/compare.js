@@ -73,6 +73,7 @@ function compareMarkdown(comparison) {
   const { a, b } = comparison;
   const parts = [
     `# ${md(a.name)} (A) against ${md(b.name)} (B)`,
+    ...(comparison.machines?.line ? [`**${md(comparison.machines.line)}.**`] : []),
     `A: ${runSizeText(a.params)}; kit ${md(a.commit ?? '?')}, ${md(a.startedAt)}. B: ${runSizeText(b.params)}; kit ${md(b.commit ?? '?')}, ${md(b.startedAt)}.`,
     `A row is **changed**, the **same** or **cannot tell** by the test it names under "decided by":\n\n${testsParagraph(comparison)}`,
     ...findingsSection(comparison),

@@ -89,7 +89,8 @@ function machineDifferences(a, b) {
   const out = [];
   if (a.cpu !== b.cpu) out.push(`CPU ${cpuWords(a.cpu)} against ${cpuWords(b.cpu)}`);
   if (a.cores !== b.cores) out.push(`${a.cores} cores against ${b.cores}`);
-  if (Math.round((a.memoryBytes || 0) / MIB) !== Math.round((b.memoryBytes || 0) / MIB)) out.push(`memory ${gib(a.memoryBytes)} against ${gib(b.memoryBytes)}`);
+  const [ma, mb] = [a, b].map((f) => Math.round((f.memoryBytes || 0) / MIB));
+  if (ma !== mb) out.push(gib(a.memoryBytes) === gib(b.memoryBytes) ? `memory ${ma.toLocaleString('en-US')} MiB against ${mb.toLocaleString('en-US')} MiB` : `memory ${gib(a.memoryBytes)} against ${gib(b.memoryBytes)}`);
   if (a.kernel !== b.kernel) out.push(`kernel ${a.kernel} against ${b.kernel}`);
   if (!out.length && a.id !== b.id) out.push(`machine ${a.id} against ${b.id}`);
   return out;
