@@ -7,6 +7,7 @@
 const { readRun, sizesOf, stepTimeOf } = require('../results/reader');
 const { matches, valueAt, serverKind, topologyKey, topologyWords, throughMongos } = require('../results/records');
 const { serverDisplayName, serverNameWithAlias } = require('../results/server-names');
+const { fingerprintOf } = require('../results/machine');
 const { analyseRun } = require('./analyse');
 const { runHistory } = require('./history');
 
@@ -114,6 +115,8 @@ function buildRunModel(data, scenarios, history = null) {
   const scenarioModels = new Map(ran.map((s) => [s.name, scenarioModel(s, read, recordsOf.get(s.name))]));
   return {
     dir: data.dir, data: read, scenarios: ran, scenarioModels, recordsOf, verdicts, contention, findingOf: findingOfScenarios(scenarios),
+    // the machine it ran on (its fingerprint, derived from its header's machine for a run from before), named on the page
+    machine: fingerprintOf(data.run),
     sizesOf: (scenario, server) => sizesOf(read, scenario, server),
   };
 }
