@@ -34,7 +34,10 @@ function compareVersions(a, b) {
  */
 function serverOf(record, alias) {
   const name = record ? serverDisplayName(record) : alias;
-  return { key: name, product: record?.product || name, version: record?.version ?? null, alias };
+  const [major, minor] = versionNumbers(record?.version);
+  // a chart's label under a group of runs: the product and its version ("FerretDB 2.7"), else the name
+  const short = record?.product && major !== undefined ? `${record.product} ${major}.${minor ?? 0}` : name;
+  return { key: name, short, product: record?.product || name, version: record?.version ?? null, alias };
 }
 
 /** The sizes a verdict ran at, with the passes, as one comparable string. */

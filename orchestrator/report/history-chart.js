@@ -10,11 +10,13 @@ const { escapeHtml } = require('./escape');
 const { COLOURS } = require('./ratio-scale');
 const { ratioText } = require('../analysis/reasons');
 
-const W = 440;
+const W = 420;
 const H = 230;
 const M = { left: 52, right: 12, top: 30, bottom: 54 };
-const SLOT = 22;
-const GAP = 14;
+const SLOT = 24;
+const GAP = 16;
+/** The least width of a group of runs: room for its label under it. */
+const GROUP_MIN = 84;
 const CHANGE_COLOUR = '#d62728';
 
 /** Log ticks (1, 2, 5 × 10^k) inside [lo, hi]. */
@@ -33,29 +35,36 @@ function ticksOf(lo, hi) {
 function layout(history) {
   const slots = [];
   const groups = [];
+  const machineSpans = [];
   const marks = [];
   let x = 0;
-  const machines = history.machines;
-  machines.forEach((m, mi) => {
+  history.machines.forEach((m, mi) => {
     if (mi) x += GAP;
+    const machineFrom = x;
     m.servers.forEach((s, si) => {
       if (si) x += GAP / 2;
       const from = x;
-      s.entries.forEach((e) => { slots.push({ x: x + SLOT / 2, entry: e }); x += SLOT; });
-      groups.push({ from, to: x, label: s.server.key, machine: m.machine.id, first: si === 0 });
+      // the runs centred in their group, which is at least wide enough for its label
+      const width = Math.max(GROUP_MIN, s.entries.length * SLOT);
+      let at = from + (width - s.entries.length * SLOT) / 2;
+      s.entries.forEach((e) => { slots.push({ x: at + SLOT / 2, entry: e }); at += SLOT; });
+      x = from + width;
+      groups.push({ from, to: x, label: s.server.short || s.server.key, title: s.server.key, key: s.server.key, machine: m.machine.id });
+      const slotOf = (name) => slots.find((sl) => sl.entry.run.name === name && sl.entry.server.key === s.server.key && sl.entry.machine.id === m.machine.id);
       for (const c of s.changes) {
-        const a = slots.find((sl) => sl.entry.run.name === c.from && sl.entry.server.key === s.server.key && sl.entry.machine.id === m.machine.id);
-        const b = slots.find((sl) => sl.entry.run.name === c.to && sl.entry.server.key === s.server.key && sl.entry.machine.id === m.machine.id);
+        const a = slotOf(c.from);
+        const b = slotOf(c.to);
         if (a && b) marks.push({ x: (a.x + b.x) / 2, change: c });
       }
     });
+    machineSpans.push({ from: machineFrom, to: x, label: `machine ${m.machine.id}` });
     for (const c of m.changes) {
-      const a = groups.find((g) => g.label === c.from && g.machine === m.machine.id);
-      const b = groups.find((g) => g.label === c.to && g.machine === m.machine.id);
+      const a = groups.find((g) => g.key === c.from && g.machine === m.machine.id);
+      const b = groups.find((g) => g.key === c.to && g.machine === m.machine.id);
       if (a && b && (c.changed || c.statusMoved)) marks.push({ x: (a.to + b.from) / 2, change: c });
     }
   });
-  return { slots, groups, marks, width: x };
+  return { slots, groups, machineSpans, marks, width: x };
 }
 
 /**
@@ -63,7 +72,7 @@ function layout(history) {
  * (W × H, or wider where the runs need it), and its width.
  */
 function chartShapes(history) {
-  const { slots, groups, marks, width: inner } = layout(history);
+  const { slots, groups, machineSpans, marks, width: inner } = layout(history);
   const width = Math.max(W, M.left + M.right + inner + 8);
   const values = [...slots.flatMap((s) => [s.entry.lo, s.entry.hi, s.entry.ratio]), history.articleRatio].filter((v) => Number.isFinite(v) && v > 0);
   const lo = values.length ? Math.min(...values) / 1.15 : 0.5;
@@ -83,10 +92,13 @@ function chartShapes(history) {
     shapes.push({ kind: 'text', x: width - M.right, y: y(history.articleRatio) - 3, text: `article ${ratioText(history.articleRatio)}`, size: 10, anchor: 'end', fill: '#111' });
   }
   groups.forEach((g) => {
-    const cx = x0 + (g.from + g.to) / 2;
-    shapes.push({ kind: 'line', x1: x0 + g.from, y1: H - M.bottom + 4, x2: x0 + g.to, y2: H - M.bottom + 4, stroke: '#999', width: 1 });
-    shapes.push({ kind: 'text', x: cx, y: H - M.bottom + 16, text: g.label, size: 9, anchor: 'middle', fill: '#333', maxWidth: Math.max(g.to - g.from + GAP, 60) });
-    if (g.first) shapes.push({ kind: 'text', x: cx, y: H - M.bottom + 28, text: `machine ${g.machine}`, size: 9, anchor: 'middle', fill: '#777' });
+    shapes.push({ kind: 'line', x1: x0 + g.from + 2, y1: H - M.bottom + 4, x2: x0 + g.to - 2, y2: H - M.bottom + 4, stroke: '#999', width: 1 });
+    shapes.push({ kind: 'text', x: x0 + (g.from + g.to) / 2, y: H - M.bottom + 16, text: g.label, title: g.title, size: 10, anchor: 'middle', fill: '#333', maxWidth: g.to - g.from });
+  });
+  // each machine's runs under one bracket: a series never crosses it
+  machineSpans.forEach((m) => {
+    shapes.push({ kind: 'line', x1: x0 + m.from, y1: H - M.bottom + 24, x2: x0 + m.to, y2: H - M.bottom + 24, stroke: '#bbb', width: 1 });
+    shapes.push({ kind: 'text', x: x0 + (m.from + m.to) / 2, y: H - M.bottom + 36, text: m.label, size: 9, anchor: 'middle', fill: '#777', maxWidth: m.to - m.from });
   });
   for (const m of marks) {
     const x = x0 + m.x;
@@ -119,7 +131,8 @@ function chartSvg(history) {
     if (s.kind === 'circle') return `<circle cx="${s.x.toFixed(1)}" cy="${s.y.toFixed(1)}" r="${s.r}" fill="${s.fill}" stroke="${s.stroke}"><title>${escapeHtml(s.title)}</title></circle>`;
     const anchor = s.anchor ? ` text-anchor="${s.anchor === 'end' ? 'end' : s.anchor === 'middle' ? 'middle' : 'start'}"` : '';
     const text = s.maxWidth ? clip(s.text, s.maxWidth, s.size) : s.text;
-    return `<text x="${s.x.toFixed(1)}" y="${s.y.toFixed(1)}" font-size="${s.size}"${s.bold ? ' font-weight="bold"' : ''} fill="${s.fill || '#111'}"${anchor}>${escapeHtml(text)}${text !== s.text ? `<title>${attr(s.text)}</title>` : ''}</text>`;
+    const title = s.title || (text !== s.text ? s.text : null);
+    return `<text x="${s.x.toFixed(1)}" y="${s.y.toFixed(1)}" font-size="${s.size}"${s.bold ? ' font-weight="bold"' : ''} fill="${s.fill || '#111'}"${anchor}>${escapeHtml(text)}${title ? `<title>${attr(title)}</title>` : ''}</text>`;
   }).join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${attr(`${history.finding}: each run's ratio and 95% interval`)}">${body}</svg>`;
 }

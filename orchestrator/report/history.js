@@ -107,7 +107,7 @@ p { margin: 4px 0; font-size: 13px; }
 .first { font-weight: bold; color: #9b1c12; }
 .grid { display: flex; flex-wrap: wrap; gap: 12px; margin-top: 10px; }
 .finding { border: 1px solid #ddd; padding: 4px; font-size: 12px; }
-.finding ul { margin: 2px 0 2px 18px; padding: 0; max-width: 440px; }
+.finding ul { margin: 2px 0 2px 18px; padding: 0; max-width: 420px; }
 .quiet { color: #777; }
 .key { padding: 1px 6px; font-size: 12px; border-radius: 2px; }
 </style></head><body>
@@ -126,7 +126,7 @@ ${problems.length ? `<p>${problems.map((p) => escapeHtml(p)).join('<br>')}</p>` 
 /** history.png: the charts on one canvas, two columns. */
 function historyPng(histories) {
   const sized = histories.map((h) => ({ h, ...chartShapes(h) }));
-  const colW = Math.max(440, ...sized.map((s) => s.width));
+  const colW = Math.max(420, ...sized.map((s) => s.width));
   const cols = colW > 700 ? 1 : 2;
   const rows = Math.max(1, Math.ceil(sized.length / cols));
   const height = 40 + rows * (sized[0]?.height ?? 230) + 10;
