@@ -16,7 +16,8 @@ const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const { buildComparison } = require('../../orchestrator/analysis/comparison');
 const { readRun } = require('../../orchestrator/results/reader');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
-const { recordProblem } = require('../../orchestrator/schemas');
+const { recordProblem, verdictsSchemaProblems } = require('../../orchestrator/schemas');
+const { verdictsJson } = require('../../orchestrator/export/verdicts-json');
 const { historyHtml, historyLines } = require('../../orchestrator/report/history');
 const { invokeOrchestrate } = require('../helpers/cli');
 
@@ -126,9 +127,31 @@ describe('history: the store, each finding\'s runs, and verdicts across runs', f
     assert.deepEqual(across.from.map((r) => r.run).sort(), ['r1', 'r2', 'r3']);
     assert.ok(across.lo < across.ratio && across.ratio < across.hi && across.df > 0);
     assert.ok(v.reasons.some((r) => r.code === 'across-runs'));
+    // verdicts.json carries it, and holds to its schema
+    const model = readRunModel(path.join(runs, 'r3'), SCENARIOS, store);
+    const json = JSON.parse(verdictsJson([{ label: 'r3', verdicts: model.verdicts }], model.findingOf));
+    assert.deepEqual(verdictsSchemaProblems(json), []);
+    assert.equal(json.find((x) => x.finding === 'buckets-faster').estimate.acrossRuns.runs, 3);
     // the other machine's run has no comparable run: within-run
     const x = readRunModel(path.join(added, 'x1'), SCENARIOS, openHistory({ runsDir: runs, added: [added] })).verdicts.find((y) => y.finding === 'buckets-faster');
     assert.equal(x.estimate.scope, 'within-run');
+  });
+
+  it('widens the interval by the spread between runs, and decides the status on it', () => {
+    const spread = path.join(dir, 'spread');
+    copyRun(path.join(spread, 's1'), { startedAt: '2026-11-27T10:00:00.000Z', factor: 1.35 });
+    copyRun(path.join(spread, 's2'), { startedAt: '2026-11-27T11:00:00.000Z', factor: 0.7 });
+    copyRun(path.join(spread, 's3'), { startedAt: '2026-11-27T12:00:00.000Z', factor: 1 });
+    const alone = readRunModel(path.join(spread, 's3'), SCENARIOS).verdicts.find((x) => x.finding === 'buckets-faster');
+    const v = readRunModel(path.join(spread, 's3'), SCENARIOS, openHistory({ runsDir: spread })).verdicts.find((x) => x.finding === 'buckets-faster');
+    assert.equal(alone.status, 'does not hold', 'alone, 0.88× (0.85–0.91×) is well under the failing threshold 1.1×');
+    const across = v.estimate.acrossRuns;
+    assert.ok(across.hi / across.lo > 2 * (alone.hi / alone.lo), `${across.lo}–${across.hi} against ${alone.lo}–${alone.hi}`);
+    assert.ok(across.hi > 1.1, 'the runs\' spread reaches past the failing threshold');
+    assert.equal(v.status, 'inconclusive');
+    const reason = v.reasons.find((r) => r.code === 'across-runs');
+    assert.deepEqual([reason.runs, reason.within.status], [3, 'does not hold']);
+    assert.ok(v.reasons.some((r) => r.code === 'straddles'), 'the rule\'s reason made again from the interval across runs');
   });
 
   it('compare says first that two runs come from different machines, with a fingerprint edited in a copy of a run', () => {
