@@ -20,6 +20,7 @@ const { recordProblem, verdictsSchemaProblems } = require('../../orchestrator/sc
 const { verdictsJson } = require('../../orchestrator/export/verdicts-json');
 const { historyHtml, historyLines } = require('../../orchestrator/report/history');
 const { invokeOrchestrate } = require('../helpers/cli');
+const { main } = require('../../orchestrator/cli');
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'reports/examples/main-job-intel');
@@ -161,6 +162,15 @@ describe('history: the store, each finding\'s runs, and verdicts across runs', f
     // a recorded fingerprint, edited
     const edited = copyRun(path.join(dir, 'edited'), { startedAt: '2026-11-28T14:00:00.000Z', header: (h) => ({ ...h, fingerprint: { ...fingerprintOf(h), derived: undefined, kernel: 'Linux 7.0', id: '0123456789' } }) });
     assert.match(buildComparison({ a: readRun(path.join(runs, 'r1')), b: readRun(edited), scenarios: SCENARIOS }).machines.line, /kernel Linux 6\.18\.44-fc-v669 against Linux 7\.0/);
+  });
+
+  it('orchestrate compare prints it as its first line, and compare.md under its title', async () => {
+    const lines = [];
+    const out = path.join(dir, 'compare');
+    const code = await main(['node', 'orchestrate', 'compare', path.join(runs, 'r1'), path.join(added, 'x1'), '--out', out], { env: { ...process.env, CLASSICS_SHELL_DIR: '' }, log: (l) => lines.push(l) });
+    assert.equal(code, 0);
+    assert.match(lines[0], /^A and B ran on different machines/);
+    assert.match(fs.readFileSync(path.join(out, 'compare.md'), 'utf8').split('\n')[2], /^\*\*A and B ran on different machines/);
   });
 
   it('history.html renders a run folder\'s name as text, never as markup', () => {
