@@ -15,6 +15,7 @@ const interval = (e) => (Number.isFinite(e.lo) && Number.isFinite(e.hi) ? ` (${r
 const ratioWords = (e) => (Number.isFinite(e.ratio) ? `${ratioText(e.ratio)}${interval(e)}` : '–');
 const when = (iso) => (iso ? String(iso).replace('T', ' ').slice(0, 16) : '?');
 const quietWords = (e) => (e.quiet === true ? 'quiet' : e.quiet === false ? 'busy' : 'contention not measured');
+const canaryWords = (c) => (Number.isFinite(c?.insert) ? `, driver insert ${c.insert.toFixed(2)} ms` : '');
 const sizeWords = (sizes) => (sizes ? Object.entries(sizes).map(([k, v]) => `${k}=${v}`).join(' ') : 'sizes unknown');
 
 /** The machines the histories hold, each once: [fingerprint]. */
@@ -51,7 +52,7 @@ function historyLines(histories, problems = []) {
       m.servers.forEach((s, i) => {
         out.push(`    ${s.server.key}`);
         for (const e of s.entries) {
-          out.push(`      ${e.run.name.padEnd(16)} ${when(e.run.startedAt)}  ${ratioWords(e).padEnd(22)} ${e.status}; n=${e.n}, ${sizeWords(e.sizes)}, ${quietWords(e)}${e.run.added ? ', added' : ''}`);
+          out.push(`      ${e.run.name.padEnd(16)} ${when(e.run.startedAt)}  ${ratioWords(e).padEnd(22)} ${e.status}; n=${e.n}, ${sizeWords(e.sizes)}, ${quietWords(e)}${canaryWords(e.canary)}${e.run.added ? ', added' : ''}`);
         }
         for (const c of s.changes) out.push(`      ▲ ${changeWords(c)}`);
         const between = m.changes.find((c) => c.from === s.server.key);
@@ -68,7 +69,7 @@ function historyLines(histories, problems = []) {
 function historyJson(histories, problems = []) {
   const entry = (e) => ({
     run: e.run.name, dir: e.run.dir, startedAt: e.run.startedAt, added: e.run.added, status: e.status,
-    ratio: e.ratio, lo: e.lo, hi: e.hi, se: e.se, df: e.df, n: e.n, sizes: e.sizes, quiet: e.quiet, contention: e.contention,
+    ratio: e.ratio, lo: e.lo, hi: e.hi, se: e.se, df: e.df, n: e.n, sizes: e.sizes, quiet: e.quiet, contention: e.contention, canary: e.canary,
   });
   return `${JSON.stringify({
     machines: machinesOf(histories),
