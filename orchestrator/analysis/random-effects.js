@@ -35,11 +35,13 @@
 // one-way model the textbook Satterthwaite on the mean squares gives exactly K − 1 wherever
 // τ² > 0, and the pooled pairs' df (Σ df_i) only where τ² is estimated as zero — a pretest. Where
 // the runs agree by chance but their true spread is as large as their own noise or twice it, that
-// pretest's interval is too narrow: a seeded simulation (test/unit/coverage.test.js) gives 85% at
-// K = 2 and 88–89% at K = 3 with between/within 2. Two runs (one between-run df) cannot tell a
-// spread of twice their noise from none, so the within part is credited at most CAP·(K − 1) df:
-// the largest cap that keeps coverage at least 93% at between/within 0, ½, 1 and 2 for K = 2, 3
-// and 5 in that simulation, while three quiet runs still give about 0.85× one run's width.
+// pretest's interval is too narrow: a seeded simulation of the balanced model gives 85% at K = 2
+// and 88–89% at K = 3 with a between-run spread twice a run's standard error. Two runs (one
+// between-run df) cannot tell such a spread from none, so the within part is credited at most
+// WITHIN_DF_CAP·(K − 1) df: the largest cap that keeps coverage at least 93% at between/within
+// 0, ½, 1 and 2 for K = 2, 3 and 5 in test/unit/coverage.test.js (cap 2 gives 92.9% at K = 3,
+// between/within 2), while three quiet runs give a median 0.83× one run's width. Its price: two
+// runs give about 1.8× one run's width (with the plain formula 1.07×, at 85% coverage).
 const { jStat } = require('jstat');
 
 /** The within-run part of the variance is credited at most this many df per between-run df. */
@@ -59,7 +61,13 @@ function randomEffects(runs, { level = 0.95 } = {}) {
   const k = used.length;
   if (k < 2) return null;
   const y = used.map((r) => Math.log(r.ratio));
-  const v = used.map((r) => r.se ** 2);
+  // the pairs' noise pooled across the runs where each says how many pairs it rests on (a common
+  // σ², as the one-way model has it): σ² = Σ df_i·n_i·se_i² / Σ df_i, s_i² = σ²/n_i, on Σ df_i
+  // df. A run's own s_i² from 8 pairs is rough (7 df), and weights 1/s_i² from rough variances
+  // favour the runs whose noise was underestimated by chance, an interval too narrow.
+  const pooled = used.every((r) => Number.isFinite(r.n) && r.n >= 2);
+  const sigma2 = pooled ? sum(used.map((r) => r.df * r.n * r.se ** 2)) / sum(used.map((r) => r.df)) : null;
+  const v = used.map((r) => (pooled ? sigma2 / r.n : r.se ** 2));
   // DerSimonian–Laird τ²
   const w = v.map((x) => 1 / x);
   const sw = sum(w);
@@ -76,7 +84,8 @@ function randomEffects(runs, { level = 0.95 } = {}) {
   const within = ws.map((wi, i) => (wi * wi * v[i]) / (sws * sws));
   const vWithin = sum(within);
   const vBetween = (tau2 * sum(ws.map((wi) => wi * wi))) / (sws * sws);
-  const nuWithin = Math.min(vWithin ** 2 / sum(within.map((a, i) => (a * a) / used[i].df)), WITHIN_DF_CAP * (k - 1));
+  const dfPairs = pooled ? sum(used.map((r) => r.df)) : vWithin ** 2 / sum(within.map((a, i) => (a * a) / used[i].df));
+  const nuWithin = Math.min(dfPairs, WITHIN_DF_CAP * (k - 1));
   const df = variance ** 2 / (vWithin ** 2 / nuWithin + vBetween ** 2 / (k - 1));
   const se = Math.sqrt(variance);
   const half = jStat.studentt.inv(1 - (1 - level) / 2, df) * se;
