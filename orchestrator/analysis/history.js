@@ -12,6 +12,7 @@ const { machineOf, machineWords } = require('../results/machine');
 const { serverDisplayName } = require('../results/server-names');
 const { analyseRun } = require('./analyse');
 const { compareFinding } = require('./comparison');
+const { holm } = require('./change');
 const { randomEffects } = require('./random-effects');
 const { TESTED, CHANGED } = require('./rules');
 
@@ -139,7 +140,7 @@ function groupEstimate(entries) {
 
 /** A change test's figures as a change point carries them. */
 const change = (from, to, test, kind) => ({
-  kind, from, to, factor: test.factor, lo: test.lo, hi: test.hi, p: test.test?.p ?? null, status: test.status, changed: test.status === CHANGED,
+  kind, from, to, factor: test.factor, lo: test.lo, hi: test.hi, p: test.test?.p ?? null, pHolm: test.test?.pHolm ?? null, status: test.status, changed: test.status === CHANGED,
 });
 
 /**
@@ -155,14 +156,14 @@ function findingHistories(entries) {
     if (!byFinding.has(key)) byFinding.set(key, []);
     byFinding.get(key).push(e);
   }
-  return [...byFinding.values()].map((list) => {
+  const histories = [...byFinding.values()].map((list) => {
     const machines = [...new Map(list.map((e) => [e.machine.id, e.machine])).values()].map((machine) => {
       const mine = list.filter((e) => e.machine.id === machine.id);
       const servers = [...new Map(mine.map((e) => [e.server.key, e.server])).values()]
         .sort((a, b) => String(a.product).localeCompare(String(b.product)) || compareVersions(a.version, b.version) || a.key.localeCompare(b.key))
         .map((server) => {
           const runs = mine.filter((e) => e.server.key === server.key).sort((a, b) => String(a.run.startedAt).localeCompare(String(b.run.startedAt)));
-          const changes = runs.slice(1).map((e, i) => markChange(runs[i], e, 'over time', runs[i].run.name, e.run.name, { sizesDiffer: runs[i].sizesKey !== e.sizesKey })).filter(Boolean);
+          const changes = runs.slice(1).map((e, i) => markChange(runs[i], e, 'over time', runs[i].run.name, e.run.name, { sizesDiffer: runs[i].sizesKey !== e.sizesKey }));
           return { server, entries: runs, changes };
         });
       const changes = [];
@@ -177,27 +178,66 @@ function findingHistories(entries) {
         const atLast = (es) => es.filter((e) => e.sizesKey === es.at(-1).sizesKey);
         const ga = { ...groupEstimate(atLast(ea)), status: ea.at(-1).status };
         const gb = { ...groupEstimate(atLast(eb)), status: eb.at(-1).status };
-        changes.push(markChange(ga, gb, 'between versions', a.server.key, b.server.key, { always: true, sizesDiffer: ea.at(-1).sizesKey !== eb.at(-1).sizesKey }));
+        changes.push(markChange(ga, gb, 'between versions', a.server.key, b.server.key, { sizesDiffer: ea.at(-1).sizesKey !== eb.at(-1).sizesKey }));
       }
-      return { machine, servers, changes: changes.filter(Boolean) };
+      return { machine, servers, changes };
     });
     const first = list[0];
     return { finding: first.finding, scenario: first.scenario, articleRatio: first.articleRatio, machines };
   });
+  return withHolm(histories);
 }
 
 /**
  * A change point between two estimates (entries, or groups of them): the ratio's change by
- * compare's test, and whether the status moved; null where neither moved. always: keep the mark
- * where neither moved (between versions a user asks for the test's figures either way).
- * sizesDiffer: the two ran at different sizes, so their ratios answer different questions: the
+ * compare's test (its p corrected after, withHolm), and whether the status moved; null where
+ * neither was tested nor measured. sizesDiffer: the two ran at different sizes, so their ratios answer different questions: the
  * ratio is not tested (its status says why), a status that moved is still said.
  */
-function markChange(a, b, kind, from, to, { always = false, sizesDiffer = false } = {}) {
+function markChange(a, b, kind, from, to, { sizesDiffer = false } = {}) {
   if (!TESTED.includes(a.status) && !TESTED.includes(b.status) && a.status === b.status) return null;
   const test = sizesDiffer ? { factor: b.ratio / a.ratio, lo: null, hi: null, test: null, status: 'sizes differ' } : compareFinding(a, b);
   const mark = { ...change(from, to, test, kind), statusFrom: a.status, statusTo: b.status, statusMoved: a.status !== b.status, sizesDiffer };
-  return always || mark.changed || mark.statusMoved ? mark : null;
+  // the two estimates, for Holm's correction across the findings of one transition (withHolm); not rendered
+  Object.defineProperty(mark, 'tested', { value: sizesDiffer ? null : { a, b }, enumerable: false });
+  return mark;
+}
+
+/**
+ * The change points of every finding decided again as compare decides a pair of runs: each
+ * transition (between two versions, or two runs, on one machine) tests every finding at once, so
+ * each test's p is corrected by Holm's method across the findings of that transition; a mark where
+ * neither the ratio changed nor the status moved is dropped (but between versions, always kept).
+ */
+function withHolm(histories) {
+  const families = new Map();
+  for (const h of histories) {
+    for (const m of h.machines) {
+      const lists = [...m.servers.map((s) => s.changes), m.changes];
+      for (const list of lists) {
+        for (const c of list) {
+          if (!c.tested || !Number.isFinite(c.p)) continue;
+          const key = JSON.stringify([m.machine.id, c.kind, c.from, c.to]);
+          if (!families.has(key)) families.set(key, []);
+          families.get(key).push(c);
+        }
+      }
+    }
+  }
+  const redecided = new Map();
+  for (const marks of families.values()) {
+    const adjusted = holm(marks.map((c) => c.p));
+    marks.forEach((c, i) => {
+      const test = compareFinding(c.tested.a, c.tested.b, undefined, adjusted[i]);
+      redecided.set(c, { ...c, ...change(c.from, c.to, test, c.kind), statusFrom: c.statusFrom, statusTo: c.statusTo, statusMoved: c.statusMoved, sizesDiffer: c.sizesDiffer });
+    });
+  }
+  const keep = (c, always) => always || c.changed || c.statusMoved;
+  const again = (list, always) => list.filter(Boolean).map((c) => redecided.get(c) ?? c).filter((c) => keep(c, always));
+  return histories.map((h) => ({
+    ...h,
+    machines: h.machines.map((m) => ({ ...m, servers: m.servers.map((s) => ({ ...s, changes: again(s.changes, false) })), changes: again(m.changes, true) })),
+  }));
 }
 
 module.exports = { runHistory, entriesOfRun, findingHistories, compareVersions, groupEstimate, serverOf };

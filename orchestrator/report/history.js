@@ -36,7 +36,9 @@ function changeWords(c) {
   const status = c.statusMoved ? `; status ${c.statusFrom} → ${c.statusTo}` : '';
   if (c.sizesDiffer) return `${c.statusMoved ? 'status moved' : 'sizes differ'} ${c.kind}, ${c.from} → ${c.to}: ratio ${factor} not tested (the sizes differ)${status}`;
   const head = c.changed ? 'CHANGE' : c.statusMoved ? 'status moved' : 'no change';
-  return `${head} ${c.kind}, ${c.from} → ${c.to}: ratio ${factor}, ${c.status}${Number.isFinite(c.p) ? `, p ${c.p < 0.001 ? '< 0.001' : `= ${c.p.toFixed(3)}`}` : ''}${status}`;
+  const pWords = (p) => (p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`);
+  const holmWords = Number.isFinite(c.pHolm) && c.pHolm !== c.p ? ` (after Holm's correction across the findings ${pWords(c.pHolm)})` : '';
+  return `${head} ${c.kind}, ${c.from} → ${c.to}: ratio ${factor}, ${c.status}${Number.isFinite(c.p) ? `, p ${pWords(c.p)}${holmWords}` : ''}${status}`;
 }
 
 /** The lines `orchestrate history` prints. */
