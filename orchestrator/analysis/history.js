@@ -216,7 +216,7 @@ function withHolm(histories) {
       const lists = [...m.servers.map((s) => s.changes), m.changes];
       for (const list of lists) {
         for (const c of list) {
-          if (!c.tested || !Number.isFinite(c.p)) continue;
+          if (!c?.tested || !Number.isFinite(c.p)) continue;
           const key = JSON.stringify([m.machine.id, c.kind, c.from, c.to]);
           if (!families.has(key)) families.set(key, []);
           families.get(key).push(c);

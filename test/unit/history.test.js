@@ -117,6 +117,17 @@ describe('history: the store, each finding\'s runs, and verdicts across runs', f
     assert.ok(compareVersions('v1.24.0', 'v2.7.0') < 0 && compareVersions('8.0.1', '7.0.12') > 0);
   });
 
+  it('marks nothing between two runs that tested nothing, and a status that moved without a ratio', () => {
+    const entry = (name, at, status, ratio = null) => ({
+      finding: 'f', scenario: 's', run: { name, startedAt: at }, machine: { id: 'm' }, server: { key: 'S 1.0', product: 'S', version: '1.0' },
+      sizesKey: '[]', status, ratio, lo: null, hi: null, se: null, df: null, n: ratio ? 1 : 0,
+    });
+    const [h] = findingHistories([entry('a', '1', 'cannot be tested here'), entry('b', '2', 'cannot be tested here'), entry('c', '3', 'inconclusive', 1.2)]);
+    const marks = h.machines[0].servers[0].changes;
+    assert.equal(marks.length, 1);
+    assert.deepEqual([marks[0].from, marks[0].to, marks[0].statusMoved], ['b', 'c', true]);
+  });
+
   it('decides a verdict across 3 comparable quiet runs, and says within-run where there are fewer or none is given', () => {
     const store = openHistory({ runsDir: runs });
     const alone = readRunModel(path.join(runs, 'r3'), SCENARIOS).verdicts.find((v) => v.finding === 'buckets-faster');
