@@ -22,8 +22,10 @@ const CHANGE_COLOUR = '#d62728';
 /** Log ticks (1, 2, 5 × 10^k) inside [lo, hi]. */
 function ticksOf(lo, hi) {
   const out = [];
+  // past three decades, one tick a decade: the labels would touch
+  const steps = Math.log10(hi / lo) > 3 ? [1] : [1, 2, 5];
   for (let k = Math.floor(Math.log10(lo)) - 1; k <= Math.ceil(Math.log10(hi)); k++) {
-    for (const m of [1, 2, 5]) {
+    for (const m of steps) {
       const v = m * 10 ** k;
       if (v >= lo && v <= hi) out.push(v);
     }
@@ -100,12 +102,13 @@ function chartShapes(history) {
     shapes.push({ kind: 'line', x1: x0 + m.from, y1: H - M.bottom + 24, x2: x0 + m.to, y2: H - M.bottom + 24, stroke: '#bbb', width: 1 });
     shapes.push({ kind: 'text', x: x0 + (m.from + m.to) / 2, y: H - M.bottom + 36, text: m.label, size: 9, anchor: 'middle', fill: '#777', maxWidth: m.to - m.from });
   });
-  for (const m of marks) {
+  marks.sort((a, b) => a.x - b.x).forEach((m, i) => {
     const x = x0 + m.x;
     shapes.push({ kind: 'line', x1: x, y1: M.top, x2: x, y2: H - M.bottom, stroke: CHANGE_COLOUR, width: 1.5, dash: '3 2' });
     const words = [m.change.changed ? `×${m.change.factor.toFixed(2)}` : null, m.change.statusMoved ? 'status' : null].filter(Boolean).join(', ');
-    shapes.push({ kind: 'text', x: x + 2, y: M.top - 2, text: `▲ ${words}`, size: 9, fill: CHANGE_COLOUR });
-  }
+    // marks close together take turns above and below the top line, so their words do not run into each other
+    shapes.push({ kind: 'text', x: x + 2, y: i % 2 ? M.top + 9 : M.top - 2, text: `▲ ${words}`, size: 9, fill: CHANGE_COLOUR });
+  });
   for (const s of slots) {
     const e = s.entry;
     const colour = COLOURS[e.status] || COLOURS['not run'];
@@ -115,7 +118,10 @@ function chartShapes(history) {
       shapes.push({ kind: 'line', x1: x - 4, y1: y(e.lo), x2: x + 4, y2: y(e.lo), stroke: colour.ink, width: 1.5 });
       shapes.push({ kind: 'line', x1: x - 4, y1: y(e.hi), x2: x + 4, y2: y(e.hi), stroke: colour.ink, width: 1.5 });
     }
-    if (Number.isFinite(e.ratio) && e.ratio > 0) {
+    if (!(Number.isFinite(e.ratio) && e.ratio > 0)) {
+      // a run that measured no ratio (not tested, a step that failed): a hollow mark at the foot, its status as its title
+      shapes.push({ kind: 'circle', x, y: H - M.bottom - 5, r: 3, fill: '#fff', stroke: colour.ink, title: `${e.run.name}: ${e.status}, no ratio` });
+    } else {
       shapes.push({ kind: 'circle', x, y: y(e.ratio), r: 4.5, fill: colour.band, stroke: colour.ink, title: `${e.run.name}: ${e.status}, ${ratioText(e.ratio)}${Number.isFinite(e.lo) ? ` (${ratioText(e.lo)}–${ratioText(e.hi)})` : ''}${e.quiet === false ? ', busy' : ''}` });
     }
   }

@@ -32,7 +32,7 @@ function machinesLine(histories) {
 
 /** A change point in words: a change of the ratio (compare's test), a status that moved, or neither. */
 function changeWords(c) {
-  const factor = Number.isFinite(c.factor) ? `×${c.factor.toFixed(2)}${Number.isFinite(c.lo) ? ` (${c.lo.toFixed(2)}–${c.hi.toFixed(2)})` : ''}` : 'no ratio';
+  const factor = Number.isFinite(c.factor) ? `×${c.factor.toFixed(2)}${Number.isFinite(c.lo) ? ` (${c.lo.toFixed(2)}–${c.hi.toFixed(2)})` : ''}` : 'not measured in both';
   const status = c.statusMoved ? `; status ${c.statusFrom} → ${c.statusTo}` : '';
   if (c.sizesDiffer) return `${c.statusMoved ? 'status moved' : 'sizes differ'} ${c.kind}, ${c.from} → ${c.to}: ratio ${factor} not tested (the sizes differ)${status}`;
   const head = c.changed ? 'CHANGE' : c.statusMoved ? 'status moved' : 'no change';
