@@ -13,8 +13,9 @@ const serve = require('./commands/serve');
 const list = require('./commands/list');
 const config = require('./commands/config');
 const clean = require('./commands/clean');
+const history = require('./commands/history');
 
-const COMMANDS = [run, report, compare, figures, serve, list, config, clean];
+const COMMANDS = [run, report, compare, history, figures, serve, list, config, clean];
 
 function buildProgram(ctx) {
   const program = new Command('orchestrate')

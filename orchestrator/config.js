@@ -68,6 +68,11 @@ const VARIABLES = [
     shown: '`node_modules/.cache/mongo-classics-pg`; as root, where the `postgres` user cannot pass through the checkout\'s folders, `/var/tmp/mongo-classics-pg-<uid>-<checkout>`',
   },
   {
+    name: 'CLASSICS_RUNS_DIR', key: 'runsDir', default: path.join(ROOT, 'reports', 'runs'),
+    doc: 'where `orchestrate run` writes its run folders unless --out says otherwise; every run folder in it is the history `orchestrate history` reads, and the history a report decides each verdict\'s interval across runs from',
+    shown: '`reports/runs`',
+  },
+  {
     name: 'CLASSICS_SHELL_DIR', key: 'shellDir', default: path.join(ROOT, 'shell'),
     doc: 'the folder of scenario folders (the tests point it at `test/fixtures/shell`)', shown: '`shell/`',
   },
@@ -116,9 +121,9 @@ const VARIABLES = [
 function resolveConfig(env = process.env) {
   const config = {
     root: ROOT,
-    runsDir: path.join(ROOT, 'reports', 'runs'),
     compareDir: path.join(ROOT, 'reports', 'compare'),
     figuresDir: path.join(ROOT, 'reports', 'figures'),
+    historyDir: path.join(ROOT, 'reports', 'history'),
     dbPrefix: DB_PREFIX,
     databases: KIT_DATABASES,
     // a URI server must answer within this or the run does not start

@@ -2,11 +2,13 @@
 // The one place a run's records become verdicts: every view (the report, summary.md,
 // verdicts.png, verdicts.json, compare) and the tests call analyseRun or analyseScenario, and
 // none repeats the aggregate-and-judge wiring.
+const path = require('node:path');
 const { aggregateRepeats } = require('../results/repeats');
 const { sizesOf } = require('../results/reader');
 const { judge, checkOf } = require('./judge');
 const { ruleOf } = require('./rules');
 const { runContention } = require('./contention');
+const { withAcrossRuns } = require('./across-runs');
 
 /** The servers a finding is held against rather than judged: a scenario's baseline (the SQL store). */
 function referenceServers(scenario, finding) {
@@ -47,9 +49,11 @@ function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: si
 /**
  * Every scenario a run ran, analysed: { scenarios (the descriptors, in the run's order),
  * recordsOf: Map(name → aggregated records), verdicts, contention (how busy the machine was
- * over the run's blocks, or null where it was not measured) }.
+ * over the run's blocks, or null where it was not measured) }. history (analysis/history.js
+ * runHistory, optional): where it holds enough comparable runs, a verdict's interval and status
+ * are taken across runs (across-runs.js); without it, every interval is within-run.
  */
-function analyseRun(data, scenarios) {
+function analyseRun(data, scenarios, { history = null } = {}) {
   const ran = data.run.params.scenarios.map((n) => scenarios.find((s) => s.name === n)).filter(Boolean);
   const recordsOf = new Map();
   const verdicts = [];
@@ -62,9 +66,15 @@ function analyseRun(data, scenarios) {
       servers: data.servers,
     });
     recordsOf.set(scenario.name, out.records);
-    verdicts.push(...out.verdicts);
+    verdicts.push(...(history ? out.verdicts.map((v) => acrossRunsOf(v, data, history)) : out.verdicts));
   }
   return { scenarios: ran, recordsOf, verdicts, contention: runContention(data.blocks || [], data.end) };
+}
+
+/** A verdict with its interval across the comparable runs of the history (across-runs.js), where it holds enough. */
+function acrossRunsOf(v, data, history) {
+  const others = history.comparableTo(data, v).map((e) => ({ run: e.run.name, startedAt: e.run.startedAt, ratio: e.ratio, lo: e.lo, hi: e.hi, se: e.se, df: e.df, n: e.n }));
+  return withAcrossRuns(v, { run: path.basename(data.dir || ''), startedAt: data.run.startedAt ?? null }, others);
 }
 
 /**

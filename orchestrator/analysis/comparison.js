@@ -3,13 +3,17 @@
 // the views only render (report/compare.js). Each run is analysed as the report analyses it
 // (analyse.js: the same aggregation of repeats, the same verdicts); here each finding's figure
 // in A is held against its figure in B, and each cell of the scenarios' tables likewise. Every
-// row carries the test that decided it, by name, and a status: changed, same or cannot tell.
+// row carries the test that decided it, by name, and a status: changed, same or cannot tell. A
+// change is called as criterion.rs calls one: the test passes (here after Holm's correction across
+// the rows tested together, so ten findings compared at once do not call one by chance in three
+// comparisons of identical runs) and the whole interval of B/A lies past the noise allowed.
 const path = require('node:path');
 const { sizesOf } = require('../results/reader');
+const { fingerprintOf, machineDifferences } = require('../results/machine');
 const { matches } = require('../results/records');
 const { UsageError } = require('../errors');
 const { analyseRun } = require('./analyse');
-const { changeTest, TEST_NAME } = require('./change');
+const { changeTest, repeatsTest, holm, TEST_NAME } = require('./change');
 const { COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL } = require('./rules');
 
 
@@ -17,53 +21,99 @@ const percent = (noise) => `±${Math.round(noise * 100)}%`;
 
 /**
  * The tests a row is decided by, each named from the rule's own figures: Welch's t where both
- * runs give the figure a standard error (their paired rounds), the ranges of the repeats where
- * both runs were repeated, and otherwise the margin the user allows.
+ * runs give the figure a standard error (their paired rounds, or the spread across runs where the
+ * history gives it), Welch's t on the repeats where both runs were repeated (each repeat a run),
+ * and otherwise the margin the user allows. A change needs both the test, after Holm's correction
+ * across the rows tested together, and an interval of B/A wholly past the noise band (criterion.rs).
  */
 const TESTS = {
-  welch: (rule) => `${TEST_NAME} (both runs' standard errors, Welch–Satterthwaite degrees of freedom): changed at p < ${rule.p}; the same where its ${Math.round((1 - rule.p) * 100)}% interval lies within ${percent(rule.noise)}; otherwise cannot tell`,
-  ranges: (rule) => `the ranges of the repeats in A and in B: changed where they do not overlap; the same where they overlap and B/A is within ${percent(rule.noise)}; otherwise cannot tell`,
+  welch: (rule) => `${TEST_NAME} (both runs' standard errors, with the spread between runs where the history gives it; Welch–Satterthwaite degrees of freedom): changed where p < ${rule.p} after Holm's correction across the findings compared and the whole ${Math.round((1 - rule.p) * 100)}% interval of B/A lies past ${percent(rule.noise)}; the same where that interval lies within ${percent(rule.noise)}; otherwise cannot tell`,
+  repeats: (rule) => `Welch's t on the difference of the repeats' mean logs (each repeat a run, so the spread between runs alone; Welch–Satterthwaite degrees of freedom): changed where p < ${rule.p} after Holm's correction across the cells so tested and the whole ${Math.round((1 - rule.p) * 100)}% interval of B/A lies past ${percent(rule.noise)}; the same where it lies within ${percent(rule.noise)}; otherwise cannot tell`,
   margin: (rule) => `B/A against the ${percent(rule.noise)} margin allowed (--noise), where a run holds one reading and so no measure of its own noise: changed past it, the same within it`,
 };
 
 const testOf = (kind, rule, figures = {}) => ({ kind, name: TESTS[kind](rule), ...figures });
 const withinNoise = (x, rule) => Math.abs(x - 1) <= rule.noise;
 
-/** A verdict's figures that a comparison shows: its status and estimate, or null where there is none. */
+/**
+ * A verdict's figures that a comparison shows and tests: its status and estimate, or null where
+ * there is none. Where the history gave the verdict the spread between comparable runs
+ * (acrossRuns, with τ²), the run's standard error includes it: a run's figure differs from the
+ * truth by its own pairs' noise and by its run's effect, se² + τ², on the across-runs df.
+ */
 function estimateOf(v) {
   if (!v) return null;
   const { status, ratio, lo, hi, n, se, df, clock, runs } = v;
-  return { status, ratio, lo, hi, n, se: se ?? null, df: df ?? null, clock, ...(runs ? { runs } : {}) };
+  const across = v.acrossRuns ?? v.estimate?.acrossRuns ?? null;
+  const base = { status, ratio, lo, hi, n, se: se ?? null, df: df ?? null, clock, ...(runs ? { runs } : {}) };
+  if (!across || !Number.isFinite(across.df)) return base;
+  if (Number.isFinite(across.tau2) && Number.isFinite(se)) return { ...base, se: Math.sqrt(se ** 2 + across.tau2), df: across.df, acrossRuns: true };
+  if (Number.isFinite(across.se)) return { ...base, se: Math.max(se ?? 0, across.se), df: across.df, acrossRuns: true };
+  return base;
+}
+
+/** A tested row's status from its interval and its p (Holm-adjusted where tested with others). */
+function decide({ lo, hi }, p, rule) {
+  if (p < rule.p && (lo > 1 + rule.noise || hi < 1 - rule.noise)) return CHANGED;
+  return lo >= 1 - rule.noise && hi <= 1 + rule.noise ? SAME : CANNOT_TELL;
 }
 
 /**
  * One finding's figure in A against B: { factor (B/A of the two ratios), lo, hi (its interval,
  * where tested), test, status }. The test is Welch's t on the difference of the log-ratios
  * (change.js) where both verdicts have a standard error; the margin where either is one reading.
+ * pAdjusted: the test's p after Holm's correction across the findings compared with it (a finding
+ * compared alone: its own p).
  */
-function compareFinding(va, vb, rule = COMPARISON_RULE) {
+function compareFinding(va, vb, rule = COMPARISON_RULE, pAdjusted = null) {
   if (!Number.isFinite(va?.ratio) || !Number.isFinite(vb?.ratio) || va.ratio <= 0) {
     return { factor: null, lo: null, hi: null, test: null, status: CANNOT_TELL };
   }
   const welch = changeTest(va, vb);
   if (welch) {
     const { factor, lo, hi, z, t, df, p } = welch;
-    const status = p < rule.p ? CHANGED : lo >= 1 - rule.noise && hi <= 1 + rule.noise ? SAME : CANNOT_TELL;
-    return { factor, lo, hi, test: testOf('welch', rule, { z, t, df, p }), status };
+    const pHolm = pAdjusted ?? p;
+    return { factor, lo, hi, test: testOf('welch', rule, { z, t, df, p, pHolm }), status: decide(welch, pHolm, rule) };
   }
   const factor = vb.ratio / va.ratio;
   return { factor, lo: null, hi: null, test: testOf('margin', rule, { noise: rule.noise }), status: withinNoise(factor, rule) ? SAME : CHANGED };
 }
 
-/** One cell's value in A against B ({ value, spread }): { ratio (B/A), test, status }. */
-function compareCell(a, b, rule = COMPARISON_RULE) {
+/**
+ * A repeated cell's readings on a log scale from its spread ({ min, max, cv (the repeats'
+ * spread over their mean, population form), n }) and its value (their median): two repeats
+ * exactly from their min and max; more, their mean log taken as the median's log and their log
+ * spread as a lognormal's, √ln(1 + cv²·n/(n − 1)).
+ */
+function logReadings(value, spread) {
+  if (!spread || !(spread.n >= 2) || !(spread.min > 0) || !(value > 0)) return null;
+  if (spread.n === 2) return { logMean: (Math.log(spread.min) + Math.log(spread.max)) / 2, logSd: (Math.log(spread.max) - Math.log(spread.min)) / Math.SQRT2, k: 2 };
+  return { logMean: Math.log(value), logSd: Math.sqrt(Math.log(1 + (spread.cv ** 2 * spread.n) / (spread.n - 1))), k: spread.n };
+}
+
+/**
+ * One cell's value in A against B ({ value, spread }): { ratio (B/A), lo, hi, test, status }. Both
+ * repeated: Welch's t on the repeats (each a run: change.js repeatsTest); else the margin.
+ * pAdjusted: as compareFinding's, across the cells so tested.
+ */
+function compareCell(a, b, rule = COMPARISON_RULE, pAdjusted = null) {
   const ratio = b.value / a.value;
-  if (a.spread && b.spread) {
-    const apart = b.spread.min > a.spread.max || b.spread.max < a.spread.min;
-    const status = apart ? CHANGED : withinNoise(ratio, rule) ? SAME : CANNOT_TELL;
-    return { ratio, test: testOf('ranges', rule), status };
+  const test = repeatsTest(logReadings(a.value, a.spread), logReadings(b.value, b.spread));
+  if (test) {
+    const { lo, hi, t, df, p } = test;
+    const pHolm = pAdjusted ?? p;
+    return { ratio, lo, hi, test: testOf('repeats', rule, { t, df, p, pHolm }), status: decide(test, pHolm, rule) };
   }
   return { ratio, test: testOf('margin', rule, { noise: rule.noise }), status: withinNoise(ratio, rule) ? SAME : CHANGED };
+}
+
+/**
+ * Rows decided again with their p-values adjusted by Holm's method across those tested (kind):
+ * decideRow(row, pAdjusted) gives the row's figures decided at that p.
+ */
+function withHolm(rows, kind, decideRow) {
+  const adjusted = holm(rows.map((r) => (r.test?.kind === kind ? r.test.p : null)));
+  return rows.map((r, i) => (adjusted[i] === null ? r : { ...r, ...decideRow(r, adjusted[i]) }));
 }
 
 /** The server of a run to compare: the one named, or the run's only one (baselines aside). */
@@ -95,6 +145,20 @@ function cellsOf(scenario, records) {
   return out;
 }
 
+/**
+ * Whether two runs (readRun's answers) ran on one machine, by their fingerprints' ids: { a, b (the
+ * fingerprints), same, differences (in words), line: where they differ, the line compare says
+ * first, else null }. Absolute times from two machines are not comparable; the shapes are.
+ */
+function machinesCompared(a, b) {
+  const fa = fingerprintOf(a.run);
+  const fb = fingerprintOf(b.run);
+  const same = fa.id === fb.id;
+  const differences = same ? [] : machineDifferences(fa, fb);
+  const line = same ? null : `A and B ran on different machines (${differences.join('; ')}): compare the shapes — each finding's status and ratios of ratios — not absolute times`;
+  return { a: fa, b: fb, same, differences, line };
+}
+
 /** A run's facts a comparison names: its folder's name, its parameters, its kit's commit and its start. */
 const runFacts = (data) => ({ name: path.basename(data.dir), params: data.run.params, commit: data.run.kit?.commit ?? null, startedAt: data.run.startedAt });
 
@@ -107,9 +171,10 @@ function findingRows(scenario, [sa, sb], [analysedA, analysedB], rule) {
     const va = pick(analysedA, sa);
     const vb = pick(analysedB, sb);
     if (!va && !vb) continue;
+    const [ea, eb] = [estimateOf(va), estimateOf(vb)];
     rows.push({
-      scenario: scenario.name, finding: f.id, claim: f.claim, a: estimateOf(va), b: estimateOf(vb),
-      ...compareFinding(va, vb, rule), verdictMoved: Boolean(va && vb && va.status !== vb.status),
+      scenario: scenario.name, finding: f.id, claim: f.claim, a: ea, b: eb,
+      ...compareFinding(ea, eb, rule), verdictMoved: Boolean(va && vb && va.status !== vb.status),
     });
   }
   return rows;
@@ -164,13 +229,18 @@ function buildComparison({ a, b, scenarios, serverA = null, serverB = null, nois
     findings.push(...findingRows(scenario, servers, analysed, rule));
     parts.push(scenarioPart(scenario, [a, b], servers, analysed, rule));
   }
-  const cells = parts.flatMap((p) => p.cells);
+  // Holm's correction across the findings tested at once, and across the repeated cells
+  const decidedFindings = withHolm(findings, 'welch', (r, p) => compareFinding(r.a, r.b, rule, p));
+  const flat = parts.flatMap((part) => part.cells.map((cell) => ({ part, cell })));
+  const decidedCells = withHolm(flat.map((x) => x.cell), 'repeats', (c, p) => compareCell(c.a, c.b, rule, p));
+  const decidedParts = parts.map((part) => ({ ...part, cells: decidedCells.filter((_, i) => flat[i].part === part) }));
+  const cells = decidedCells;
   return {
-    a: runFacts(a), b: runFacts(b), rule,
+    a: runFacts(a), b: runFacts(b), machines: machinesCompared(a, b), rule,
     tests: Object.fromEntries(Object.keys(TESTS).map((kind) => [kind, TESTS[kind](rule)])),
-    findings, scenarios: parts,
-    counts: { cells: changedCounts(cells), findings: { ...changedCounts(findings), verdictsMoved: findings.filter((f) => f.verdictMoved).length } },
+    findings: decidedFindings, scenarios: decidedParts,
+    counts: { cells: changedCounts(cells), findings: { ...changedCounts(decidedFindings), verdictsMoved: decidedFindings.filter((f) => f.verdictMoved).length } },
   };
 }
 
-module.exports = { buildComparison, compareFinding, compareCell, COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL };
+module.exports = { buildComparison, machinesCompared, compareFinding, compareCell, estimateOf, COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL };

@@ -11,9 +11,10 @@
 //
 // Runs repeated (--repeat K) are the level that varies between runs (Kalibera and Jones: repeat
 // at the level that varies): each run gives one estimate from its own pairs, and the runs are
-// combined as the mean of their log-ratios, with the spread of the runs' estimates (t on K − 1
-// degrees of freedom), never with their pairs pooled as if independent.
+// combined by one-way random effects on their log-ratios (random-effects.js), never with their
+// pairs pooled as if independent.
 const { jStat } = require('jstat');
+const { randomEffects, METHOD: RE_METHOD } = require('./random-effects');
 
 /** The interval's coverage: a 95% interval. */
 const LEVEL = 0.95;
@@ -26,7 +27,7 @@ const MIN_PAIRS_SHARE = 0.75;
 const MIN_PAIRS_FLOOR = 6;
 
 const METHOD_PAIRED = 't on paired log-ratios';
-const METHOD_RUNS = 't on the runs\' log-ratios';
+const METHOD_RUNS = RE_METHOD;
 const METHOD_ONE = 'one reading';
 
 /** The pairs a verdict needs out of the rounds (or samples, or runs) a run planned. */
@@ -58,25 +59,20 @@ function pairedEstimate(ratios) {
 }
 
 /**
- * Runs combined at the run level: each run's estimate (pairedEstimate of its own pairs), then the
- * mean of their log-ratios, its standard error the spread of the runs' estimates over √K, but
- * never below what the runs' own intervals say (the mean of their squared standard errors over K:
- * two runs that agree by chance do not make an interval narrower than either run's own; Röver,
- * Knapp and Friede, 2015), and t on K − 1 degrees of freedom. runs: [{ run, estimate }].
+ * Runs combined at the run level (--repeat K): each run's estimate (pairedEstimate of its own
+ * pairs), then one-way random effects on the runs' log-ratios (random-effects.js: DerSimonian–
+ * Laird τ², Welch–Satterthwaite df): where the runs agree the interval rests on their pairs'
+ * noise with more degrees of freedom than one run has, so three quiet runs give a narrower
+ * interval than one; where they differ by more than their pairs' noise says, on the runs' spread
+ * (t on about K − 1). Never the pairs pooled as if independent. runs: [{ run, estimate }].
  */
 function combinedEstimate(runs) {
   const used = runs.filter((r) => r.estimate.n >= 2);
-  const K = used.length;
+  const re = randomEffects(used.map((r) => ({ ratio: r.estimate.ratio, se: r.estimate.se, df: r.estimate.df, n: r.estimate.n })), { level: LEVEL });
+  if (!re) return null;
   const pairs = used.flatMap((r) => r.estimate.pairs);
-  if (K < 2) return null;
-  const logs = used.map((r) => Math.log(r.estimate.ratio));
-  const m = mean(logs);
-  const between = sdOf(logs) ** 2 / K;
-  const within = used.reduce((a, r) => a + r.estimate.se ** 2, 0) / K / K;
-  const se = Math.sqrt(Math.max(between, within));
-  const t = tQuantile(K - 1);
   return {
-    ratio: Math.exp(m), lo: Math.exp(m - t * se), hi: Math.exp(m + t * se), n: pairs.length, se, df: K - 1, method: METHOD_RUNS, pairs,
+    ratio: re.ratio, lo: re.lo, hi: re.hi, n: pairs.length, se: re.se, df: re.df, method: METHOD_RUNS, pairs, tau2: re.tau2,
     runs: used.map((r) => ({ run: r.run, ratio: r.estimate.ratio, lo: r.estimate.lo, hi: r.estimate.hi, n: r.estimate.n, se: r.estimate.se })),
   };
 }

@@ -763,4 +763,4 @@ function judgeAcross(finding, ctx, base) {
 /** The check kinds a finding may name. */
 const CHECK_KINDS = ['ratio', 'near', 'growth', 'crossing', 'publishedOnly'];
 
-module.exports = { judge, checkOf, unmet, mechanismOf, CHECK_KINDS };
+module.exports = { judge, checkOf, unmet, mechanismOf, ruleReasons, CHECK_KINDS };

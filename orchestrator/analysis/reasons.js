@@ -81,6 +81,7 @@ const WORDS = {
   'partner-missing': (r) => `${r.missing} round(s) had no block of both sides and were left out`,
   'shared-machine': () => 'another run of the kit shared the machine',
   'network-decided': networkText,
+  'across-runs': (r) => `decided across ${r.runs} comparable quiet runs on this machine and server (random effects on their log-ratios): ${ratioText(r.ratio)} (${ratioText(r.lo)}–${ratioText(r.hi)}); this run alone ${ratioText(r.within.ratio)} (${ratioText(r.within.lo)}–${ratioText(r.within.hi)}), ${r.within.status}`,
   'flow-control': flowControlText,
   'flow-control-unknown': flowControlUnknownText,
   'hop-unmeasured': hopUnmeasuredText,

@@ -7,7 +7,9 @@
 const { readRun, sizesOf, stepTimeOf } = require('../results/reader');
 const { matches, valueAt, serverKind, topologyKey, topologyWords, throughMongos } = require('../results/records');
 const { serverDisplayName, serverNameWithAlias } = require('../results/server-names');
+const { fingerprintOf } = require('../results/machine');
 const { analyseRun } = require('./analyse');
+const { runHistory } = require('./history');
 
 
 /**
@@ -107,19 +109,34 @@ const findingOfScenarios = (scenarios) => (v) => scenarios.find((s) => s.name ==
  * scenarioModels: Map name → scenarioModel, recordsOf: Map name → aggregated records, verdicts
  * (frozen Verdicts), contention, findingOf(verdict), sizesOf(scenario, server) }.
  */
-function buildRunModel(data, scenarios) {
+function buildRunModel(data, scenarios, history = null) {
   const read = { ...data, servers: data.servers.map(withDeployment) };
-  const { scenarios: ran, recordsOf, verdicts, contention } = analyseRun(read, scenarios);
+  const { scenarios: ran, recordsOf, verdicts, contention } = analyseRun(read, scenarios, { history });
   const scenarioModels = new Map(ran.map((s) => [s.name, scenarioModel(s, read, recordsOf.get(s.name))]));
   return {
     dir: data.dir, data: read, scenarios: ran, scenarioModels, recordsOf, verdicts, contention, findingOf: findingOfScenarios(scenarios),
+    // the machine it ran on (its fingerprint, derived from its header's machine for a run from before), named on the page
+    machine: fingerprintOf(data.run),
     sizesOf: (scenario, server) => sizesOf(read, scenario, server),
   };
 }
 
-/** The model of the run in a folder: read once, analysed once. */
-function readRunModel(dir, scenarios) {
-  return buildRunModel(readRun(dir), scenarios);
+/** One history per store and scenarios, so runs side by side share what it analysed. */
+const histories = new WeakMap();
+function historyOf(store, scenarios) {
+  if (!histories.has(store)) histories.set(store, new WeakMap());
+  const byScenarios = histories.get(store);
+  if (!byScenarios.has(scenarios)) byScenarios.set(scenarios, runHistory(store, scenarios));
+  return byScenarios.get(scenarios);
+}
+
+/**
+ * The model of the run in a folder: read once, analysed once. history: the history store
+ * (results/history.js openHistory), optional: with it, a verdict whose finding the store holds in
+ * enough comparable runs is decided across them (analysis/across-runs.js); without it, within-run.
+ */
+function readRunModel(dir, scenarios, history = null) {
+  return buildRunModel(readRun(dir), scenarios, history ? historyOf(history, scenarios) : null);
 }
 
 module.exports = { readRunModel, articleModel, scenarioModel, withDeployment, selectionOf, findingOfScenarios, atArticleSize, valueAt };

@@ -6,7 +6,9 @@
 //
 // Its shape (orchestrator/schemas/verdict.schema.json holds it as verdicts.json writes it):
 //   finding, scenario, server, status, kit
-//   estimate: { ratio, lo, hi, n, se, pairs }  the measured ratio, its 95% interval, the pairs it rests on
+//   estimate: { ratio, lo, hi, n, se, pairs, scope, acrossRuns? }  the measured ratio, its 95% interval, the
+//                                              pairs it rests on; scope 'within-run', or 'across-runs' with
+//                                              acrossRuns { ratio, lo, hi, runs, df, ... } (across-runs.js)
 //   article:  { ratio, clock }                 the article's figure (published.json's `figure`) and its clock
 //   clock, field, thresholds, reasons: [{ code, ...figures }]
 // and beside them what the figures rest on (dropped, outliers, drift, contention, floors...).
@@ -44,7 +46,9 @@ function makeVerdict(fields) {
     clock: fields.clock ?? null,
     thresholds: fields.thresholds ?? null,
     reasons: fields.reasons ?? [],
-    estimate: { ...figures, pairs: [...figures.pairs] },
+    // scope: whether the interval above is the run's own (within-run) or, where the history held
+    // enough comparable runs (analysis/across-runs.js), acrossRuns beside it decided the status
+    estimate: { ...figures, pairs: [...figures.pairs], scope: fields.acrossRuns ? 'across-runs' : 'within-run', ...(fields.acrossRuns ? { acrossRuns: fields.acrossRuns } : {}) },
     article,
   });
 }

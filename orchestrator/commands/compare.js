@@ -27,6 +27,8 @@ function register(program, { config, log, setResult }) {
         a: readRun(path.resolve(runA)), b: readRun(path.resolve(runB)), scenarios: discoverScenarios(config.shellDir),
         serverA: opts.serverA, serverB: opts.serverB, noise: opts.noise,
       });
+      // runs from two machines: said first, before anything a reader could take as a change
+      if (comparison.machines.line) log(comparison.machines.line);
       const name = `${path.basename(path.resolve(runA))}-vs-${path.basename(path.resolve(runB))}`;
       const out = makeOutDir(opts.out || path.join(config.compareDir, name));
       const exporters = compareExporters(comparison);

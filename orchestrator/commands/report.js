@@ -24,7 +24,10 @@ function register(program, { config, log, setResult }) {
       if (runDirs.length === 1 && opts.out) throw new UsageError('--out is for several runs side by side; one run\'s report is written into its own folder');
       const outDir = runDirs.length === 1 ? runDirs[0]
         : makeOutDir(opts.out || path.join(path.dirname(config.compareDir), 'side-by-side', runDirs.map((d) => path.basename(d)).join('+')));
-      const report = await renderReport(runDirs, discoverScenarios(config.shellDir), { outDir });
+      const { openHistory } = require('../results/history');
+      // the runs kept on this machine: a verdict with enough comparable runs among them is decided across them
+      const history = openHistory({ runsDir: config.runsDir });
+      const report = await renderReport(runDirs, discoverScenarios(config.shellDir), { outDir, history });
       if (opts.screenshot) {
         const { screenshotFirstScreen } = require('../report/screenshot');
         report.files.push(await screenshotFirstScreen(outDir));

@@ -145,6 +145,9 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
   const releaseLeases = await leaseUserServers(specs, { runId, serverSelectionTimeoutMs: config.serverSelectionTimeoutMs });
   const { runBenchmarks } = require('../run/benchmarks');
   const { renderRunReport } = require('../report/render');
+  const { openHistory } = require('../results/history');
+  // the runs kept on this machine: a verdict with enough comparable runs among them is decided across them
+  const history = () => openHistory({ runsDir: config.runsDir });
 
   let interrupt = () => {};
   const removeHandlers = installSignalHandlers((signal) => interrupt(signal));
@@ -166,7 +169,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
             progress.stop();
             fn(signal);
             // what was measured before the signal still gets its summary and charts
-            await renderRunReport(out, scenarios).then(
+            await renderRunReport(out, scenarios, { history: history() }).then(
               (report) => [`wrote what was measured so far to ${shownPath(out)}`, tallyLine(report.model.tally), `open: ${path.join(shownPath(out), 'report.html')}`].forEach((l) => log(l)),
               (err) => log(`could not render the report: ${err.message}`));
           };
@@ -175,7 +178,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
     });
     let report;
     try {
-      report = await renderRunReport(out, scenarios);
+      report = await renderRunReport(out, scenarios, { history: history() });
     } catch (err) {
       // the results are whole; their end record must not say "ok" of a run whose outputs are not
       if (err instanceof DiskWriteError) retractOkEnd(path.join(out, 'results.jsonl'), err.message);

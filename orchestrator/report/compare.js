@@ -11,17 +11,20 @@ const { estimateText } = require('../analysis/verdict-words');
 const { CHANGED, SAME, CANNOT_TELL } = require('../analysis/rules');
 
 /** Each test's short name in a row; its full name is said once, above the tables. */
-const SHORT = { welch: 'Welch\'s t', ranges: 'repeats\' ranges', margin: 'margin' };
+const SHORT = { welch: 'Welch\'s t', repeats: 'Welch\'s t on the repeats', margin: 'margin' };
 
 /** The noise band in words: "±10%". */
 const band = (noise) => `±${Math.round(noise * 100)}%`;
 
 const pValue = (p) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.01 ? 3 : 2)}`);
 
-/** The test that decided a row, with its figures: "Welch's t: t = 2.31, 12.4 df, p = 0.04", "margin ±10%". */
+/** The test that decided a row, with its figures: "Welch's t: t = 2.31, 12.4 df, p = 0.04, after Holm's correction p = 0.40", "margin ±10%". */
 function testCell(test) {
   if (!test) return '–';
-  if (test.kind === 'welch') return `${SHORT.welch}: t = ${test.t.toFixed(2)}, ${test.df.toFixed(1)} df, ${pValue(test.p)}`;
+  if (test.kind === 'welch' || test.kind === 'repeats') {
+    const holm = Number.isFinite(test.pHolm) && test.pHolm !== test.p ? `, after Holm's correction ${pValue(test.pHolm)}` : '';
+    return `${SHORT[test.kind]}: t = ${test.t.toFixed(2)}, ${test.df.toFixed(1)} df, ${pValue(test.p)}${holm}`;
+  }
   if (test.kind === 'margin') return `${SHORT.margin} ${band(test.noise)}`;
   return SHORT[test.kind];
 }
@@ -73,6 +76,7 @@ function compareMarkdown(comparison) {
   const { a, b } = comparison;
   const parts = [
     `# ${md(a.name)} (A) against ${md(b.name)} (B)`,
+    ...(comparison.machines?.line ? [`**${md(comparison.machines.line)}.**`] : []),
     `A: ${runSizeText(a.params)}; kit ${md(a.commit ?? '?')}, ${md(a.startedAt)}. B: ${runSizeText(b.params)}; kit ${md(b.commit ?? '?')}, ${md(b.startedAt)}.`,
     `A row is **changed**, the **same** or **cannot tell** by the test it names under "decided by":\n\n${testsParagraph(comparison)}`,
     ...findingsSection(comparison),
@@ -122,8 +126,8 @@ function compareSummaryLine(comparison) {
   const { cells, findings } = comparison.counts;
   const noise = band(comparison.rule.noise);
   const by = (counts, kind) => counts.byTest[kind] || 0;
-  return `${by(cells, 'margin')} cell(s) changed past ${noise}, ${by(cells, 'ranges')} by their repeats' ranges; `
-    + `${findings.changed} finding(s) changed (${by(findings, 'welch')} by ${SHORT.welch} on the log-ratios, ${by(findings, 'margin')} past ${noise})`;
+  return `${findings.changed} finding(s) changed (${by(findings, 'welch')} by ${SHORT.welch} on the log-ratios after Holm's correction and past ${noise}, ${by(findings, 'margin')} past ${noise}); `
+    + `${cells.changed} cell(s) changed (${by(cells, 'repeats')} by ${SHORT.repeats}, ${by(cells, 'margin')} past ${noise})`;
 }
 
 module.exports = { compareExporters, compareMarkdown, compareChartConfig, compareSummaryLine };

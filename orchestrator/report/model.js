@@ -72,12 +72,13 @@ function runNotes(data) {
 }
 
 /** The run's facts for the line above the matrix: date, machine, kit, size, shell, and how busy the machine was. */
-function runFacts(data, contention = null) {
+function runFacts(data, contention = null, machine = null) {
   const { run } = data;
   const m = run.machine || {};
   return {
     date: String(run.startedAt || '').replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/, ' UTC'),
-    machine: `${m.cores} × ${String(m.cpu || '').replace(/\(R\)|\(TM\)|Processor/g, '').replace(/\s+/g, ' ').trim()}, ${formatBytes(m.memoryBytes)}`,
+    // the fingerprint's id names the machine, so a user comparing with a kept run sees whether theirs is the same one
+    machine: `${m.cores} × ${String(m.cpu || '').replace(/\(R\)|\(TM\)|Processor/g, '').replace(/\s+/g, ' ').trim()}, ${formatBytes(m.memoryBytes)}${machine?.id ? `, ${machine.kernel ?? ''} (machine ${machine.id})`.replace(', (', ' (') : ''}`,
     kit: `kit ${run.kit?.version ?? '?'}${run.kit?.commit ? ` (${run.kit.commit.slice(0, 7)})` : ''}`,
     size: run.params.size === 'auto' ? `size auto, ${Math.round((run.params.budgetSeconds || 0) / 60)} min per server` : `size ${run.params.size}`,
     shell: run.params.shell === 'mongosh' || run.shell === 'mongosh' ? 'timed in mongosh' : 'timed in the kit\'s shell',
@@ -97,7 +98,7 @@ function buildReportModel(runModels, scenarios) {
     const { data, contention } = run;
     // the servers judged: every server the run started but a baseline (the SQL store held against them)
     const judged = data.servers.filter((s) => !s.baselineFor);
-    return { ...run, index, label: path.basename(run.dir), facts: runFacts(data, contention), notes: runNotes(data), judged };
+    return { ...run, index, label: path.basename(run.dir), facts: runFacts(data, contention, run.machine), notes: runNotes(data), judged };
   });
 
   const columns = models.flatMap((m) => m.judged.map((s) => ({

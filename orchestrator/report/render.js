@@ -16,10 +16,11 @@ const readFirst = (file) => (READ_FIRST.includes(file) ? READ_FIRST.indexOf(file
 /**
  * Writes every output into outDir for one run or several side by side (draw: whether the charts
  * are drawn; several runs show those each drew); returns what it wrote, any problems reading the
- * runs, the failures they recorded and the page's model.
+ * runs, the failures they recorded and the page's model. history: the history store
+ * (results/history.js openHistory), where each verdict's interval may be taken across runs.
  */
-async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = runDirs.length === 1 } = {}) {
-  const page = buildPage(runDirs.map((dir) => readRunModel(dir, scenarios)), scenarios, { outDir, draw });
+async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = runDirs.length === 1, history = null } = {}) {
+  const page = buildPage(runDirs.map((dir) => readRunModel(dir, scenarios, history)), scenarios, { outDir, draw });
   const files = [];
   for (const exporter of EXPORTERS) {
     for (const { file, bytes } of await outputsOf(exporter, page)) {
@@ -35,8 +36,8 @@ async function renderReport(runDirs, scenarios, { outDir = runDirs[0], draw = ru
 }
 
 /** Writes every output of the run in runDir into it; returns what it wrote and any problems. */
-function renderRunReport(runDir, scenarios) {
-  return renderReport([runDir], scenarios);
+function renderRunReport(runDir, scenarios, { history = null } = {}) {
+  return renderReport([runDir], scenarios, { history });
 }
 
 module.exports = { renderRunReport, renderReport };

@@ -5,6 +5,7 @@ const os = require('node:os');
 const { execFileSync } = require('node:child_process');
 const { ROOT } = require('../config');
 const { runtimeGlibc } = require('../servers/deployment');
+const { fingerprintFrom } = require('../results/machine');
 
 function gitCommit() {
   try {
@@ -38,17 +39,26 @@ function memorySettings(root = '/sys/kernel/mm/transparent_hugepage') {
   };
 }
 
-function describeTestBed({ shell = 'mongosh' } = {}) {
+/** The machine's parts a fingerprint is made of: { cpu, cores, memoryBytes, platform }. */
+function machineParts() {
   const cpus = os.cpus();
+  return { cpu: cpus[0] ? cpus[0].model.trim() : 'unknown', cores: cpus.length, memoryBytes: os.totalmem(), platform: `${os.type()} ${os.release()} ${os.arch()}` };
+}
+
+/**
+ * This machine's fingerprint, as a run's header records it: { id, cpu, cores, memoryBytes,
+ * kernel, arch, node, canary } (results/machine.js derives the id, for new runs and old alike;
+ * canary names the calibration records that hold the per-operation figures).
+ */
+function machineFingerprint() {
+  return fingerprintFrom(machineParts(), process.version);
+}
+
+function describeTestBed({ shell = 'mongosh' } = {}) {
   return {
     kit: { version: require('../../package.json').version, commit: gitCommit() },
-    machine: {
-      cpu: cpus[0] ? cpus[0].model.trim() : 'unknown',
-      cores: cpus.length,
-      memoryBytes: os.totalmem(),
-      platform: `${os.type()} ${os.release()} ${os.arch()}`,
-      ...memorySettings(),
-    },
+    machine: { ...machineParts(), ...memorySettings() },
+    fingerprint: machineFingerprint(),
     node: process.version,
     shell,
     mongosh: require('mongosh/package.json').version,
@@ -56,4 +66,4 @@ function describeTestBed({ shell = 'mongosh' } = {}) {
   };
 }
 
-module.exports = { describeTestBed, memorySettings, sysfsChoice };
+module.exports = { describeTestBed, machineFingerprint, memorySettings, sysfsChoice };

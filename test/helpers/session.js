@@ -8,6 +8,11 @@ const path = require('node:path');
 
 let made = null;
 
+// The history store (CLASSICS_RUNS_DIR, else reports/runs) decides a verdict across the comparable
+// runs kept there: the tests' runs are judged alone, whatever runs the machine keeps, unless a test
+// names a store of its own.
+if (!process.env.CLASSICS_RUNS_DIR) process.env.CLASSICS_RUNS_DIR = path.join(os.tmpdir(), 'classics-test-no-kept-runs');
+
 // In each worker process (mocha's parallel mode numbers them in MOCHA_WORKER_ID), a state folder of
 // its own: the runs one worker starts never count another's as theirs, and a test that cleans up
 // after a killed run (orchestrate clean, the next run's sweep) sees its own worker's runs alone.

@@ -31,16 +31,17 @@ describe('compare: the cells of two runs', function () {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   const compare = () => buildComparison({ a: readRun(path.join(dir, 'a')), b: readRun(path.join(dir, 'b')), scenarios: [fixture], noise: 0.1 });
 
-  it('flags a repeated cell only where the two runs\' ranges do not overlap, and says it was by their ranges', () => {
+  it('flags a repeated cell only where Welch\'s t on its repeats passes and B/A lies wholly past the noise band, and says it was by its repeats', () => {
     writeRun(path.join(dir, 'a'), [100, 140]);
-    writeRun(path.join(dir, 'b'), [130, 150]); // medians 120 and 140: +17%, but the ranges overlap
+    writeRun(path.join(dir, 'b'), [150, 160]); // +31%, but two repeats a side give 1 df each
     assert.equal(compare().counts.cells.changed, 0);
-    writeRun(path.join(dir, 'b'), [150, 160]);
+    writeRun(path.join(dir, 'a'), [100, 104, 98], 3);
+    writeRun(path.join(dir, 'b'), [150, 155, 148], 3);
     const c = compare();
-    assert.deepEqual(c.counts.cells, { changed: 1, byTest: { ranges: 1 } });
+    assert.deepEqual(c.counts.cells, { changed: 1, byTest: { repeats: 1 } });
     const md = compareMarkdown(c);
-    assert.match(md, /- \*\*repeats' ranges\*\*: the ranges of the repeats in A and in B: changed where they do not overlap/);
-    assert.match(md, /\| ×1\.29 \| \*\*changed\*\* \| repeats' ranges \|$/m);
+    assert.match(md, /- \*\*Welch's t on the repeats\*\*: Welch's t on the difference of the repeats' mean logs \(each repeat a run/);
+    assert.match(md, /\| ×1\.50 \| \*\*changed\*\* \| Welch's t on the repeats: t = [\d.]+, [\d.]+ df, p (?:=|\\?<) [\d.]+ \|$/m);
   });
 
   it('says where the two runs ran a scenario at different sizes', () => {
@@ -87,7 +88,7 @@ describe('orchestrate compare of two kept examples', function () {
   it('writes compare.md and a chart per scenario, and says what changed by which test', () => {
     assert.deepEqual(fs.readdirSync(out).sort(), ['compare-embedded-comments.png', 'compare-log-inserts.png', 'compare-many-keys.png', 'compare-power-of-2-sizes.png', 'compare-trade-candles.png', 'compare.md']);
     assert.equal(lines.length, 1);
-    assert.match(lines[0], /; \d+ cell\(s\) changed past ±10%, 0 by their repeats' ranges; \d+ finding\(s\) changed \(0 by Welch's t on the log-ratios, \d+ past ±10%\)$/);
+    assert.match(lines[0], /; \d+ finding\(s\) changed \(\d+ by Welch's t on the log-ratios after Holm's correction and past ±10%, \d+ past ±10%\); \d+ cell\(s\) changed \(0 by Welch's t on the repeats, \d+ past ±10%\)$/);
   });
 
   it('names in compare.md the test that decided each finding: Welch\'s t where both runs were paired, the margin where one holds one reading', () => {
@@ -97,7 +98,7 @@ describe('orchestrate compare of two kept examples', function () {
     assert.match(row('usePowerOf2Sizes is about as fast as the padding factor'), /\| ×0\.99 \(0\.98–1\.00\) \| same \| Welch's t: t = -1\.84, 25\.9 df, p = 0\.08 \|/);
     // quick-embedded was recorded before pairing: one reading, and so the margin
     assert.match(row('bucketed keys make the updates many times faster'), /\| ×0\.24 \| \*\*changed\*\* \| margin ±10% \| \*\*verdict moved\*\* \|$/);
-    assert.match(md, /- \*\*Welch's t\*\*: Welch's t on the difference of the log-ratios \(both runs' standard errors, Welch–Satterthwaite degrees of freedom\): changed at p \\?< 0\.05/);
+    assert.match(md, /- \*\*Welch's t\*\*: Welch's t on the difference of the log-ratios \(both runs' standard errors, with the spread between runs where the history gives it; Welch–Satterthwaite degrees of freedom\): changed where p \\?< 0\.05 after Holm's correction across the findings compared and the whole 95% interval of B\/A lies past ±10%/);
   });
 
   it('says the default --noise in its help as the comparison rule has it', () => {

@@ -34,7 +34,7 @@ function craftedVerdicts() {
 describe('the Verdict type', () => {
   it('is made whole by its constructor and cannot be changed after', () => {
     const v = makeVerdict({ finding: 'f', scenario: 's', server: 'a', status: HOLDS, ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3], articleRatio: 2.5, articleClock: 'send', clock: 'applied', reasons: [{ code: 'weaker' }] });
-    assert.deepEqual(v.estimate, { ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3] });
+    assert.deepEqual(v.estimate, { ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3], scope: 'within-run' });
     assert.deepEqual(v.article, { ratio: 2.5, clock: 'send' });
     assert.ok(Object.isFrozen(v) && Object.isFrozen(v.estimate) && Object.isFrozen(v.reasons[0]));
     assert.throws(() => { 'use strict'; v.status = 'inconclusive'; }, TypeError);
