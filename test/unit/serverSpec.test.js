@@ -72,6 +72,12 @@ describe('server specs', () => {
       product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0', topology: 'standalone', topologyText: 'standalone',
       retryWrites: true, retryableWrites: false, readPreference: { mode: 'primary', source: 'the default' },
       backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
+      // no URI given: none of its concerns, and what each timed operation asks for itself
+      uriConcerns: { readConcernLevel: null, w: null, journal: null, wtimeoutMS: null },
+      timedConcerns: {
+        readConcern: { level: null, from: 'none named: the server\'s default read concern' },
+        writeConcern: { from: 'each timed write names its own, w:0 or w:1 without j (its record\'s writeConcern)', uriReaches: false },
+      },
     });
     answers.getLog = { log: [] };
     assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'retryWrites', 'retryableWrites', 'readPreference', 'roundTripMs']);
