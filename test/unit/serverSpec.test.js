@@ -80,6 +80,6 @@ describe('server specs', () => {
       },
     });
     answers.getLog = { log: [] };
-    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'retryWrites', 'retryableWrites', 'readPreference', 'roundTripMs']);
+    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'retryWrites', 'retryableWrites', 'readPreference', 'uriConcerns', 'timedConcerns', 'roundTripMs']);
   });
 });
