@@ -199,25 +199,3 @@ describe('comparison: the kept example auto-embedded (8 paired rounds)', functio
     assert.deepEqual(c.findings.filter((f) => f.scenario !== 'many-keys').map((f) => f.factor).filter((x) => x !== null && Math.abs(x - 1) > 1e-9), [], 'the other figures did not move');
   });
 });
-
-describe('comparison: a change of server, FerretDB 1.24 on PostgreSQL against FerretDB 2.7 on DocumentDB (the fixture runs)', function () {
-  this.timeout(15 * 60 * 1000);
-  const { fixtureRun } = require('../helpers/fixture-runs');
-  const { unavailableReason } = require('../helpers/servers');
-  const scenarios = discoverScenarios(path.join(ROOT, 'shell'));
-
-  it('flags buckets-faster, whose bucketed updates are several times faster on the one and not on the other', async function () {
-    const why = ['ferretdb-pg', 'ferretdb2'].map((kind) => unavailableReason(kind) && `${kind}: ${unavailableReason(kind)}`).filter(Boolean);
-    if (why.length) {
-      console.log(`      skipped: ${why.join('; ')}`);
-      this.skip();
-    }
-    const pg = await fixtureRun('ferretdb-pg');
-    const f2 = await fixtureRun('ferretdb2');
-    const c = buildComparison({ a: pg.run, b: f2.run, scenarios });
-    const row = c.findings.find((f) => f.finding === 'buckets-faster');
-    assert.ok(row, 'buckets-faster compared');
-    assert.deepEqual([row.status, row.test?.kind], ['changed', 'welch'], JSON.stringify(row));
-    assert.ok(row.hi < 1 - COMPARISON_RULE.noise && row.test.pHolm < COMPARISON_RULE.p, JSON.stringify(row));
-  });
-});
