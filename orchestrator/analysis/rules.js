@@ -34,10 +34,11 @@ const DECIDED = [HOLDS, WEAKER, FAILS];
 const TESTED = [...DECIDED, INCONCLUSIVE];
 
 /**
- * compare's thresholds (analysis/comparison.js), with the verdicts' own: p, the level below which
- * the difference test calls a change (change.js's), and noise, the margin of B/A the user allows
- * (--noise) where a run holds no standard error of its own, and the band inside which a tested
- * difference counts as the same.
+ * compare's thresholds (analysis/comparison.js), with the verdicts' own: p, the level a difference
+ * test's p must pass after Holm's correction across the rows tested together (change.js's), and
+ * noise, the margin of B/A the user allows (--noise): a tested row changed only where its whole
+ * interval lies past it (criterion.rs), the same where it lies within it; and where a run holds no
+ * standard error of its own, the margin its B/A is held to.
  */
 const COMPARISON_RULE = Object.freeze({ p: CHANGE_P, noise: 0.1 });
 /** A comparison's statuses: a figure changed between the two runs, stayed the same, or the test cannot tell. */

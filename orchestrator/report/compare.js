@@ -127,7 +127,7 @@ function compareSummaryLine(comparison) {
   const noise = band(comparison.rule.noise);
   const by = (counts, kind) => counts.byTest[kind] || 0;
   return `${findings.changed} finding(s) changed (${by(findings, 'welch')} by ${SHORT.welch} on the log-ratios after Holm's correction and past ${noise}, ${by(findings, 'margin')} past ${noise}); `
-    + `${cells.changed} cell(s) changed (${by(cells, 'repeats')} by ${SHORT.repeats}, ${by(cells, 'margin')} past ${noise})`;
+    + `${by(cells, 'margin')} cell(s) changed past ${noise}, ${by(cells, 'repeats')} by ${SHORT.repeats}`;
 }
 
 module.exports = { compareExporters, compareMarkdown, compareChartConfig, compareSummaryLine };

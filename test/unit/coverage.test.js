@@ -190,6 +190,38 @@ const covers = (est, truth) => est && est.lo <= Math.exp(truth) && Math.exp(trut
 /** The runs of each trial combined as --repeat combines them (estimate.js combinedEstimate). */
 const combine = (runs) => combinedEstimate(runs.map((r, i) => ({ run: i + 1, estimate: pairedEstimate(r.ratios) })));
 
+describe('random effects on the runs\' log-ratios (random-effects.js) against the textbook\'s figures', () => {
+  const { randomEffects, WITHIN_DF_CAP } = require('../../orchestrator/analysis/random-effects');
+  const run = (ratio, se = 0.02, n = 8) => ({ ratio, se, df: n - 1, n });
+
+  it('runs far apart: Kalibera and Jones\'s interval on the runs\' means, t on K − 1 over their spread (K = 2 and 3)', () => {
+    for (const ratios of [[2, 3], [2, 3, 2.4]]) {
+      const K = ratios.length;
+      const re = randomEffects(ratios.map((r) => run(r)));
+      const logs = ratios.map(Math.log);
+      const mean = logs.reduce((a, b) => a + b, 0) / K;
+      const spread = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (K - 1));
+      // equal runs: DerSimonian–Laird's τ² is the runs' variance less their own, as REML's is
+      assert.ok(Math.abs(re.tau2 - (spread ** 2 - 0.02 ** 2)) < 1e-12, `${re.tau2}`);
+      assert.ok(Math.abs(Math.log(re.ratio) - mean) < 1e-12);
+      assert.ok(Math.abs(re.se - spread / Math.sqrt(K)) < 1e-12);
+      assert.ok(re.df >= K - 1 && re.df < (K - 1) * 1.05, `df ${re.df}`);
+      const kj = jStat.studentt.inv(0.975, K - 1) * (spread / Math.sqrt(K));
+      assert.ok(Math.abs((Math.log(re.hi) - Math.log(re.ratio)) / kj - 1) < 0.03, `${Math.log(re.hi) - Math.log(re.ratio)} against ${kj}`);
+    }
+  });
+
+  it('runs that agree: τ² 0, the pairs\' noise pooled, its df capped at 1.5 × (K − 1); fewer than 2 runs: none', () => {
+    const re = randomEffects([run(2, 0.02), run(2, 0.03), run(2, 0.025)]);
+    assert.equal(re.tau2, 0);
+    const pooled = (0.02 ** 2 + 0.03 ** 2 + 0.025 ** 2) * 8 / 3;
+    assert.ok(Math.abs(re.se - Math.sqrt(pooled / 8 / 3)) < 1e-12);
+    assert.equal(re.df, WITHIN_DF_CAP * 2);
+    assert.equal(randomEffects([run(2)]), null);
+    assert.equal(randomEffects([run(2), { ratio: 0, se: 0.1, df: 7, n: 8 }]), null);
+  });
+});
+
 describe('intervals that hold from run to run: runs with effects of their own and a drift on one side (a seeded simulation, known truth)', function () {
   this.timeout(30000);
   const BETWEEN = [0, 0.5, 1, 2];
