@@ -83,8 +83,8 @@ on_exit() {
     rm -rf --one-file-system "$partial" 2>/dev/null || true
   fi
   if [ "$status" != 0 ] && [ "$status" != 3 ] && [ -z "${signalled:-}" ]; then
-    say "ferretdb2's setup failed${step:+ in $step}; ${log#"$PWD/"} says:"
-    quote_log
+    if [ -n "$step" ]; then say "ferretdb2's setup failed in $step; ${log#"$PWD/"} says:"; quote_log
+    else say "ferretdb2's setup failed (exit $status; the lines above say why)"; fi
   fi
   rm -f "$pidfile"
 }

@@ -54,8 +54,9 @@ quote_log() {
 # a process and every process below it, by PID, newest first
 kill_tree() { local p; for p in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$p"; done; kill -TERM "$1" 2>/dev/null || true; }
 bg=
-trap '[ -z "$bg" ] || kill_tree "$bg"; exit 130' INT
-trap '[ -z "$bg" ] || kill_tree "$bg"; exit 143' TERM
+# (waiting for it: ferretdb2's setup undoes its mounts as it ends)
+trap '[ -z "$bg" ] || { kill_tree "$bg"; wait "$bg"; }; exit 130' INT
+trap '[ -z "$bg" ] || { kill_tree "$bg"; wait "$bg"; }; exit 143' TERM
 # logged WHAT CMD...: CMD with its output in the log, run in the background so that Ctrl-C or a
 # kill stops it at once (and so that set -e holds inside a function it runs); fails as CMD does,
 # saying WHAT failed and quoting the log

@@ -340,6 +340,28 @@ describe('undoing the mounts in a root file system something still runs in (scri
     assert.deepStrictEqual(mountsUnder(root), []);
   });
 
+  it('a real failure of the install quotes the line of its log that says why, and leaves nothing behind', function () {
+    skipUnlessRoot(this);
+    if (spawnSync('sh', ['-c', 'command -v debootstrap']).status !== 0) {
+      process.stdout.write('      skipped: no debootstrap here (npm run setup installs it as root)\n');
+      this.skip();
+    }
+    // the ferretdb2 part alone, in a folder of its own (its .tools), from a mirror that does not answer
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-setup-fail-'));
+    made.push(copy);
+    fs.mkdirSync(path.join(copy, 'scripts'));
+    for (const name of ['setup-ferretdb2.sh', 'setup-cache.sh', 'setup-root.sh']) fs.copyFileSync(path.join(ROOT, 'scripts', name), path.join(copy, 'scripts', name));
+    const out = spawnSync('bash', ['scripts/setup-ferretdb2.sh'], {
+      cwd: copy, encoding: 'utf8', env: { ...process.env, CLASSICS_SETUP_CACHE: '', CLASSICS_SID_MIRROR: 'http://127.0.0.1:9/debian' },
+    });
+    assert.strictEqual(out.status, 1, `${out.stdout}${out.stderr}`);
+    const lines = out.stdout.split('\n').filter(Boolean);
+    assert.strictEqual(lines.at(-2), 'setup: ferretdb2\'s setup failed in debootstrap (the sid root file system); .tools/documentdb/setup.log says:', out.stdout);
+    assert.match(lines.at(-1), /^setup: {3}\| E: Failed getting release file http:\/\/127\.0\.0\.1:9\/debian\/dists\/sid\/Release$/, out.stdout);
+    assert.deepStrictEqual(fs.readdirSync(path.join(copy, '.tools', 'documentdb')), ['setup.log'], 'no half-made root, no pid file');
+    assert.deepStrictEqual(mountsUnder(fs.realpathSync(copy)), []);
+  });
+
   it('the next setup, and `orchestrate clean`, undo what a killed setup left in this checkout\'s root.partial, in one line', async function () {
     skipUnlessRoot(this);
     // ferretdb2 installed, so that setup-ferretdb2.sh only checks it (a minute of debootstrap else)
