@@ -47,7 +47,7 @@ new_log() { [ -n "${log_new:-}" ] || { : > "$log"; log_new=1; }; }
 # one setup at a time in this checkout: a second one would remove the first's root.partial under it
 pidfile=$tools/documentdb/.setup.pid
 other=$(cat "$pidfile" 2>/dev/null || true)
-if [ -n "$other" ] && [ "$other" != $$ ] && tr '\0' ' ' <"/proc/$other/cmdline" 2>/dev/null | grep -q 'setup-ferretdb2\.sh'; then
+if [ -n "$other" ] && [ "$other" != $$ ] && tr '\0' ' ' 2>/dev/null <"/proc/$other/cmdline" | grep -q 'setup-ferretdb2\.sh'; then
   say "another npm run setup (pid $other) is installing ferretdb2 in this checkout: this one leaves it to that one"
   exit 1
 fi

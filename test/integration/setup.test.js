@@ -388,8 +388,13 @@ describe('undoing the mounts in a root file system something still runs in (scri
 
     root = fakeRoot(partial);
     pid = leaveRunning(root);
+    // the killed setup's pid file names a process that is gone
+    const pidFile = path.join(path.dirname(partial), '.setup.pid');
+    fs.writeFileSync(pidFile, '4194303\n');
     const out = spawnSync('bash', ['scripts/setup-ferretdb2.sh'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CLASSICS_SETUP_CACHE: '' } });
     assert.strictEqual(out.status, 0, `${out.stdout}${out.stderr}`);
+    assert.strictEqual(out.stderr, '');
+    assert.ok(!fs.existsSync(pidFile), 'its own pid file is removed as it ends');
     const lines = out.stdout.split('\n').filter((l) => /earlier npm run setup/.test(l));
     assert.strictEqual(lines.length, 1, out.stdout);
     assert.match(lines[0], /^setup: an earlier npm run setup left mounts behind: unmounted \/proc in \S*root\.partial after ending 1 process\(es\) left running in it$/);
