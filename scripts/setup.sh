@@ -39,6 +39,36 @@ say() { printf 'setup: %s\n' "$*"; }
 has() { command -v "$1" >/dev/null 2>&1; }
 . scripts/setup-cache.sh
 
+# what apt, npm and Go print goes to this log, not to the screen (a cold setup printed 163 lines,
+# most of them Go's "go: downloading"); a step that fails is quoted from it in the lines that say why
+mkdir -p .tools
+log=.tools/setup.log
+: > "$log"
+# the lines of the log that say why a step failed (apt's "E:", npm's "ERR!", an error), else its last ones
+quote_log() {
+  local lines
+  lines=$(tail -n 60 "$log" | grep -E '^(E|W): |ERR!|[Ee]rror|[Ff]ailed|[Cc]annot|[Nn]ot found|[Dd]enied|[Nn]o space' | tail -n 2)
+  [ -n "$lines" ] || lines=$(grep -v '^[[:space:]]*$' "$log" | tail -n 2)
+  [ -z "$lines" ] || sed 's/^/setup:   | /' <<<"$lines"
+}
+# a process and every process below it, by PID, newest first
+kill_tree() { local p; for p in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$p"; done; kill -TERM "$1" 2>/dev/null || true; }
+bg=
+# (waiting for it: ferretdb2's setup undoes its mounts as it ends)
+trap '[ -z "$bg" ] || { kill_tree "$bg"; wait "$bg"; }; exit 130' INT
+trap '[ -z "$bg" ] || { kill_tree "$bg"; wait "$bg"; }; exit 143' TERM
+# logged WHAT CMD...: CMD with its output in the log, run in the background so that Ctrl-C or a
+# kill stops it at once (and so that set -e holds inside a function it runs); fails as CMD does,
+# saying WHAT failed and quoting the log
+logged() {
+  local what=$1 status=0; shift
+  "$@" >>"$log" 2>&1 </dev/null & bg=$!
+  wait "$bg" || status=$?
+  bg=
+  if [ "$status" != 0 ]; then say "$what failed (exit $status); $log says:"; quote_log; fi
+  return "$status"
+}
+
 case "${CLASSICS_SETUP_PLATFORM:-$(uname -s)}" in
   [Dd]arwin) platform=darwin ;;
   [Ll]inux) platform=linux ;;
@@ -126,11 +156,11 @@ if [ -n "$root" ] && [ -n "$apt" ] && [ $((${#required[@]} + ${#optional[@]})) -
   packages=(${required[@]+"${required[@]}"} ${optional[@]+"${optional[@]}"})
   say "installing ${os_name:-Linux}'s packages: ${packages[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  if [ ${#required[@]} -gt 0 ]; then apt-get install -y -qq --no-install-recommends "${required[@]}" >/dev/null; fi
+  logged "apt-get update" apt-get update -qq
+  if [ ${#required[@]} -gt 0 ]; then logged "apt-get install" apt-get install -y -qq --no-install-recommends "${required[@]}"; fi
   # an optional package this release lacks stops nothing: its part is skipped below, in its line
-  if [ ${#optional[@]} -gt 0 ] && ! apt-get install -y -qq --no-install-recommends "${optional[@]}" >/dev/null; then
-    say "could not install ${optional[*]} (apt-get said why, above): the parts they add are skipped"
+  if [ ${#optional[@]} -gt 0 ] && ! logged "apt-get install ${optional[*]}" apt-get install -y -qq --no-install-recommends "${optional[@]}"; then
+    say "the parts ${optional[*]} add are skipped"
   fi
   required=() optional=()
 elif [ ${#required[@]} -gt 0 ]; then
@@ -152,10 +182,13 @@ if modules_current; then
   say "node_modules matches package-lock.json"
 else
   say "npm ci"
-  npm ci --no-audit --no-fund
+  logged "npm ci" npm ci --no-audit --no-fund
+  # npm's own last word ("added 412 packages in 1m")
+  added=$(grep -E '^added [0-9]+ packages?' "$log" | tail -n 1 || true)
+  [ -z "$added" ] || say "npm ci: $added"
   lock_sum > node_modules/.setup-lock-sum
 fi
-canvas_loads || { say "canvas does not load (node -e \"require('canvas')\"): the charts need it; see npm ci's output above"; exit 1; }
+canvas_loads || { say "canvas does not load (node -e \"require('canvas')\"): the charts need it; npm ci's output is in $log"; exit 1; }
 
 # ---- optional parts: each present, or one line saying what it would add and how to add it
 how() { # how to add a package on this platform: $1 apt name, $2 Homebrew name
@@ -165,27 +198,26 @@ how() { # how to add a package on this platform: $1 apt name, $2 Homebrew name
     *) echo "this system's $1" ;;
   esac
 }
-if postgres_ok; then say "PostgreSQL present"; else
-  case "$platform" in
-    darwin) add="brew install postgresql@17, then CLASSICS_PG_BINDIR=\$(brew --prefix postgresql@17)/bin" ;;
-    *) add="$(how postgresql postgresql@17) (or set CLASSICS_PG_BINDIR)" ;;
-  esac
-  say "skipped PostgreSQL: it adds the SQL baseline (log-inserts) and ferretdb-pg; add it with: $add"
-fi
-if chromium_ok; then say "Chromium present"; else
-  case "$platform/$os_id" in
-    darwin/*) add="a Chrome or Chromium, then CLASSICS_CHROMIUM=its binary (\"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome\")" ;;
-    linux/ubuntu) add="sudo snap install chromium, then CLASSICS_CHROMIUM=/snap/bin/chromium" ;;
-    *) add="$(how chromium chromium) (or set CLASSICS_CHROMIUM)" ;;
-  esac
-  say "skipped Chromium: it adds the test that opens report.html in a browser; add it with: $add"
-fi
-if libmongoc_ok; then say "libmongoc present"; else
-  say "skipped libmongoc: it adds npm run bench's compiled client (the calibration loops in C); add it with: $(how libmongoc-dev mongo-c-driver)"
-fi
-if [ "$platform" = darwin ]; then say "CJK font: macOS ships one (PingFang)"; elif cjk_font_ok; then say "CJK font present"; else
-  say "skipped a CJK font: it adds report.html's Chinese text (embedded-comments' article); add it with: $(how fonts-noto-cjk font-noto-sans-cjk)"
-fi
+# what is present is said once, in the table at the end (scripts/setup-summary.js), which is also
+# given the command that adds each part on this platform (CLASSICS_SETUP_ADD_<PART>)
+case "$platform" in
+  darwin) add="brew install postgresql@17, then CLASSICS_PG_BINDIR=\$(brew --prefix postgresql@17)/bin" ;;
+  *) add="$(how postgresql postgresql@17) (or set CLASSICS_PG_BINDIR)" ;;
+esac
+export CLASSICS_SETUP_ADD_POSTGRES=$add CLASSICS_SETUP_ADD_FERRETDB_PG=$add
+postgres_ok || say "skipped PostgreSQL: it adds the SQL baseline (log-inserts) and ferretdb-pg; add it with: $add"
+case "$platform/$os_id" in
+  darwin/*) add="a Chrome or Chromium, then CLASSICS_CHROMIUM=its binary (\"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome\")" ;;
+  linux/ubuntu) add="sudo snap install chromium, then CLASSICS_CHROMIUM=/snap/bin/chromium" ;;
+  *) add="$(how chromium chromium) (or set CLASSICS_CHROMIUM)" ;;
+esac
+export CLASSICS_SETUP_ADD_CHROMIUM=$add
+chromium_ok || say "skipped Chromium: it adds the test that opens report.html in a browser; add it with: $add"
+export CLASSICS_SETUP_ADD_LIBMONGOC="$(how libmongoc-dev mongo-c-driver)"
+libmongoc_ok || say "skipped libmongoc: it adds npm run bench's compiled client (the calibration loops in C); add it with: $CLASSICS_SETUP_ADD_LIBMONGOC"
+export CLASSICS_SETUP_ADD_CJK="$(how fonts-noto-cjk font-noto-sans-cjk)"
+[ "$platform" = darwin ] || cjk_font_ok ||
+  say "skipped a CJK font: it adds report.html's Chinese text (embedded-comments' article); add it with: $CLASSICS_SETUP_ADD_CJK"
 
 # ---- optional: the FerretDB kinds (Go), ferretdb2 (root, Linux)
 no_go=()
@@ -221,21 +253,28 @@ elif ! go_ok; then
   no_go+=(ferretdb ferretdb-pg)
 else
   say "building FerretDB $FERRETDB_VERSION (about 2 minutes)"
-  build_ferretdb1 "$bin"
+  logged "building FerretDB $FERRETDB_VERSION" build_ferretdb1 "$bin"
   built_version=$("$bin" --version)
   cache_store "$ferretdb1_key" "$bin"
   say "built FerretDB ${built_version%%$'\n'*}"
 fi
 if [ "$platform" != linux ]; then
+  export CLASSICS_SETUP_WHY_FERRETDB2="Linux only (chroot into a Debian root file system)"
   say "skipped ferretdb2: it runs PostgreSQL with DocumentDB in a Debian root file system through chroot, on Linux only; mongod and the other kinds work without it"
 elif [ -z "$root" ]; then
+  export CLASSICS_SETUP_WHY_FERRETDB2="it needs root (debootstrap and chroot)" CLASSICS_SETUP_ADD_FERRETDB2="npm run setup as root"
   say "skipped ferretdb2: it needs root (debootstrap and chroot, for a Debian sid root file system with postgresql-18-documentdb); add it by running npm run setup as root; the other servers work without it"
 else
-  # exit 3: FerretDB 2 is not built and there is no Go to build it (said once, below, with the rest)
+  # exit 3: FerretDB 2 is not built and there is no Go to build it (said once, below, with the rest).
+  # In the background, so that a Ctrl-C or kill reaches it now: its own traps undo its mounts.
   status=0
-  CLASSICS_SETUP_NO_GO=$(go_ok || echo 1) bash scripts/setup-ferretdb2.sh || status=$?
+  CLASSICS_SETUP_NO_GO=$(go_ok || echo 1) bash scripts/setup-ferretdb2.sh </dev/null & bg=$!
+  wait "$bg" || status=$?
+  bg=
   if [ "$status" = 3 ]; then no_go+=(ferretdb2)
-  elif [ "$status" != 0 ]; then say "skipped ferretdb2: its setup failed (see .tools/documentdb/setup.log); the other servers work without it"
+  elif [ "$status" != 0 ]; then
+    export CLASSICS_SETUP_WHY_FERRETDB2="its setup failed (the lines above; .tools/documentdb/setup.log)" CLASSICS_SETUP_ADD_FERRETDB2="npm run setup, again"
+    say "skipped ferretdb2: its setup failed (the lines above say why; all of it in .tools/documentdb/setup.log); the other servers work without it"
   fi
 fi
 if [ ${#no_go[@]} -gt 0 ]; then
@@ -246,8 +285,17 @@ if [ ${#no_go[@]} -gt 0 ]; then
     *) add="Go from https://go.dev/dl" ;;
   esac
   say "skipped the FerretDB kinds (${no_go[*]}): Go 1.21 or later builds them and was not found on PATH; add it with: $add, then run npm run setup again; mongod (embedded) works without them"
+  export CLASSICS_SETUP_ADD_FERRETDB="$add, then npm run setup" CLASSICS_SETUP_ADD_FERRETDB_PG="$add, then npm run setup"
+  for kind in "${no_go[@]}"; do
+    case $kind in ferretdb) export CLASSICS_SETUP_WHY_FERRETDB="no Go 1.21 or later to build it" ;;
+      ferretdb-pg) export CLASSICS_SETUP_WHY_FERRETDB_PG="no Go 1.21 or later to build it" ;;
+      ferretdb2) export CLASSICS_SETUP_WHY_FERRETDB2="no Go 1.21 or later to build it" CLASSICS_SETUP_ADD_FERRETDB2="$add, then npm run setup" ;;
+    esac
+  done
 fi
 if [ ${#optional[@]} -gt 1 ] && [ -n "$apt" ] && [ -z "$root" ]; then
   say "every optional package above at once: $(sudo_line "${optional[@]}")"
 fi
+[ ! -s "$log" ] || say "what apt, npm and Go printed is in $log"
+node scripts/setup-summary.js
 say "done"

@@ -85,15 +85,18 @@ describe('npm run setup (scripts/setup.sh) where users are', function () {
     });
     const lines = result.stdout.split('\n').filter(Boolean);
     const called = fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').split('\n').filter(Boolean) : [];
-    return { code: result.status, lines, stderr: result.stderr, called, text: `${result.stdout}${result.stderr}` };
+    // the table setup ends with: "  NAME  ready|skipped ..." rows, by name
+    const table = Object.fromEntries(lines.filter((l) => /^ {2}\S/.test(l)).map((l) => /^ {2}(\S+(?: \S+)*(?: \([^)]*\))?)\s{2,}(.*)$/.exec(l)).filter(Boolean).map((m) => [m[1].replace(/ \(.*\)$/, ''), m[2]]));
+    return { code: result.status, lines, said: lines.filter((l) => l.startsWith('setup: ')), table, stderr: result.stderr, called, text: `${result.stdout}${result.stderr}` };
   }
 
   it('without Go on PATH completes, with one line about the FerretDB kinds', function () {
     const missing = path.join(dir, 'no-ferretdb', 'ferretdb');
     const out = setup({ path: pathWithout('go'), env: { CLASSICS_SETUP_NOT_ROOT: '1', CLASSICS_FERRETDB_BIN: missing } });
     assert.strictEqual(out.code, 0, out.text);
-    const goLines = out.lines.filter((l) => /\bGo\b/.test(l));
+    const goLines = out.said.filter((l) => /\bGo\b/.test(l));
     assert.strictEqual(goLines.length, 1, out.text);
+    for (const kind of ['ferretdb', 'ferretdb-pg']) assert.match(out.table[kind], /^skipped no Go 1\.21 or later to build it; add it with: Go from https:\/\/go\.dev\/dl/, out.text);
     assert.match(goLines[0], /^setup: skipped the FerretDB kinds \(ferretdb ferretdb-pg\): Go 1\.21 or later builds them/);
     assert.match(goLines[0], /mongod \(embedded\) works without them/);
     assert.ok(!out.lines.some((l) => /building FerretDB/.test(l)), out.text);
@@ -243,7 +246,160 @@ describe('npm run setup (scripts/setup.sh) where users are', function () {
     const out = setup();
     assert.strictEqual(out.code, 0, out.text);
     assert.deepStrictEqual(out.called, [], out.text);
-    assert.ok(!out.lines.some((l) => /installing|skipped/.test(l)), out.text);
+    assert.ok(!out.said.some((l) => /installing|skipped/.test(l)), out.text);
+    for (const kind of ['ferretdb', 'ferretdb-pg', 'ferretdb2', 'SQL baseline']) assert.strictEqual(out.table[kind], 'ready', out.text);
+    // embedded: a mongod where mongodb-memory-server has or can download one, else the first kind ready
+    assert.match(out.table.embedded, /^= (mongod \S+|ferretdb2 \(FerretDB 2\.7 on PostgreSQL with DocumentDB\), since .+)$/, out.text);
+    assert.ok(out.lines.length <= 30, `at most 30 lines on screen: ${out.text}`);
     assert.strictEqual(out.lines.at(-1), 'setup: done');
+  });
+});
+
+// What an install leaves running inside a root file system holds what is mounted there: unmounting
+// /proc under it fails with "target is busy" (so a finished install was once called a failure and
+// its /proc stayed mounted). A small root file system here: `sleep` and its libraries, /proc
+// mounted, and a `sleep` chrooted into it holding a file of that /proc open.
+describe('undoing the mounts in a root file system something still runs in (scripts/setup-root.sh)', function () {
+  this.timeout(60000);
+  const made = [];
+  const sleepers = [];
+
+  function skipUnlessRoot(test) {
+    const why = process.platform !== 'linux' ? 'Linux only (chroot, /proc)' : process.getuid() !== 0 ? 'not root: mount and chroot need root' : null;
+    if (why) {
+      process.stdout.write(`      skipped: ${why}\n`);
+      test.skip();
+    }
+  }
+
+  const mountsUnder = (dir) => fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4])
+    .filter((m) => m && (m === dir || m.startsWith(`${dir}/`)));
+  const alive = (pid) => { try { process.kill(pid, 0); return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); } catch { return false; } };
+
+  /** A root file system at dir holding sleep and its libraries, with /proc mounted. */
+  function fakeRoot(dir) {
+    fs.mkdirSync(path.join(dir, 'proc'), { recursive: true });
+    made.push(dir);
+    const sleep = fs.realpathSync('/bin/sleep');
+    const libs = spawnSync('ldd', [sleep], { encoding: 'utf8' }).stdout.split('\n')
+      .map((l) => (/(\/\S+) \(0x/.exec(l) || [])[1]).filter(Boolean);
+    for (const file of [sleep, ...libs]) {
+      const inRoot = path.join(dir, file === sleep ? '/bin/sleep' : file);
+      fs.mkdirSync(path.dirname(inRoot), { recursive: true });
+      fs.copyFileSync(file, inRoot);
+      fs.chmodSync(inRoot, 0o755);
+    }
+    const mounted = spawnSync('mount', ['-t', 'proc', 'proc', path.join(dir, 'proc')], { encoding: 'utf8' });
+    assert.strictEqual(mounted.status, 0, mounted.stderr);
+    return fs.realpathSync(dir);
+  }
+
+  /** A sleep chrooted into root, holding root/proc busy (a file of it open), as gpg-agent did. */
+  function leaveRunning(root) {
+    const fd = fs.openSync(path.join(root, 'proc', 'version'), 'r');
+    const child = require('node:child_process').spawn('chroot', [root, '/bin/sleep', '600'], { stdio: [fd, 'ignore', 'ignore'], detached: true });
+    fs.closeSync(fd);
+    child.unref();
+    sleepers.push(child.pid);
+    // chroot has exec'd sleep once its root link points into root
+    const until = Date.now() + 5000;
+    while (Date.now() < until && !String(spawnSync('readlink', [`/proc/${child.pid}/root`], { encoding: 'utf8' }).stdout).startsWith(root)) spawnSync('sleep', ['0.05']);
+    const busy = spawnSync('umount', [path.join(root, 'proc')], { encoding: 'utf8' });
+    assert.notStrictEqual(busy.status, 0, 'a plain umount fails while the process is there (else this test proves nothing)');
+    assert.match(busy.stderr, /busy/);
+    return child.pid;
+  }
+
+  after(() => {
+    for (const pid of sleepers) if (alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const dir of made) {
+      for (const m of mountsUnder(fs.existsSync(dir) ? fs.realpathSync(dir) : dir).reverse()) spawnSync('umount', ['-l', m]);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('ends the process, unmounts /proc and says so in one line', function () {
+    skipUnlessRoot(this);
+    const root = fakeRoot(fs.mkdtempSync(path.join(os.tmpdir(), 'classics-setup-root-')));
+    const pid = leaveRunning(root);
+    const out = spawnSync('bash', ['scripts/setup-root.sh', root, 'kill'], { cwd: ROOT, encoding: 'utf8' });
+    assert.strictEqual(out.status, 0, `${out.stdout}${out.stderr}`);
+    assert.strictEqual(out.stdout, `unmounted /proc in ${root} after ending 1 process(es) left running in it\n`);
+    assert.ok(!alive(pid), 'the process left running in the root is ended');
+    assert.deepStrictEqual(mountsUnder(root), [], 'nothing is left mounted');
+  });
+
+  it('without leave to end processes (a root a server may run in) still leaves nothing mounted, detaching lazily and saying so', function () {
+    skipUnlessRoot(this);
+    const root = fakeRoot(fs.mkdtempSync(path.join(os.tmpdir(), 'classics-setup-root-')));
+    const pid = leaveRunning(root);
+    const out = spawnSync('bash', ['scripts/setup-root.sh', root], { cwd: ROOT, encoding: 'utf8' });
+    assert.strictEqual(out.status, 0, `${out.stdout}${out.stderr}`);
+    assert.match(out.stdout, /^unmounted \/proc in \S+; \/proc still busy after 5 s, detached lazily \(umount -l/);
+    assert.ok(alive(pid), 'the process is left alone');
+    assert.deepStrictEqual(mountsUnder(root), []);
+  });
+
+  it('a real failure of the install quotes the line of its log that says why, and leaves nothing behind', function () {
+    skipUnlessRoot(this);
+    if (spawnSync('sh', ['-c', 'command -v debootstrap']).status !== 0) {
+      process.stdout.write('      skipped: no debootstrap here (npm run setup installs it as root)\n');
+      this.skip();
+    }
+    // the ferretdb2 part alone, in a folder of its own (its .tools), from a mirror that does not answer
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-setup-fail-'));
+    made.push(copy);
+    fs.mkdirSync(path.join(copy, 'scripts'));
+    for (const name of ['setup-ferretdb2.sh', 'setup-cache.sh', 'setup-root.sh']) fs.copyFileSync(path.join(ROOT, 'scripts', name), path.join(copy, 'scripts', name));
+    const out = spawnSync('bash', ['scripts/setup-ferretdb2.sh'], {
+      cwd: copy, encoding: 'utf8', env: { ...process.env, CLASSICS_SETUP_CACHE: '', CLASSICS_SID_MIRROR: 'http://127.0.0.1:9/debian' },
+    });
+    assert.strictEqual(out.status, 1, `${out.stdout}${out.stderr}`);
+    const lines = out.stdout.split('\n').filter(Boolean);
+    assert.strictEqual(lines.at(-2), 'setup: ferretdb2\'s setup failed in debootstrap (the sid root file system); .tools/documentdb/setup.log says:', out.stdout);
+    assert.match(lines.at(-1), /^setup: {3}\| E: Failed getting release file http:\/\/127\.0\.0\.1:9\/debian\/dists\/sid\/Release$/, out.stdout);
+    assert.deepStrictEqual(fs.readdirSync(path.join(copy, '.tools', 'documentdb')), ['setup.log'], 'no half-made root, no pid file');
+    assert.deepStrictEqual(mountsUnder(fs.realpathSync(copy)), []);
+  });
+
+  it('the next setup, and `orchestrate clean`, undo what a killed setup left in this checkout\'s root.partial, in one line', async function () {
+    skipUnlessRoot(this);
+    // ferretdb2 installed, so that setup-ferretdb2.sh only checks it (a minute of debootstrap else)
+    const why = ferretdb2Missing(resolveConfig());
+    if (why) {
+      process.stdout.write(`      skipped: ferretdb2 is not installed here (${why})\n`);
+      this.skip();
+    }
+    const partial = `${resolveConfig().documentdbRoot}.partial`;
+    if (fs.existsSync(partial)) {
+      process.stdout.write(`      skipped: ${partial} is there (a setup installing now?)\n`);
+      this.skip();
+    }
+    const { invokeOrchestrate } = require('../helpers/cli');
+    let root = fakeRoot(partial);
+    let pid = leaveRunning(root);
+    const cleaned = await invokeOrchestrate(['clean']);
+    assert.strictEqual(cleaned.code, 0, cleaned.stderr);
+    const said = cleaned.stdout.split('\n').filter((l) => /earlier npm run setup/.test(l));
+    assert.deepStrictEqual(said, [`an earlier npm run setup left mounts behind: unmounted /proc in ${root} after ending 1 process(es) left running in it`], cleaned.stdout);
+    assert.ok(!alive(pid));
+    assert.deepStrictEqual(mountsUnder(root), []);
+    fs.rmSync(partial, { recursive: true, force: true });
+
+    root = fakeRoot(partial);
+    pid = leaveRunning(root);
+    // the killed setup's pid file names a process that is gone
+    const pidFile = path.join(path.dirname(partial), '.setup.pid');
+    fs.writeFileSync(pidFile, '4194303\n');
+    const out = spawnSync('bash', ['scripts/setup-ferretdb2.sh'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CLASSICS_SETUP_CACHE: '' } });
+    assert.strictEqual(out.status, 0, `${out.stdout}${out.stderr}`);
+    assert.strictEqual(out.stderr, '');
+    assert.ok(!fs.existsSync(pidFile), 'its own pid file is removed as it ends');
+    const lines = out.stdout.split('\n').filter((l) => /earlier npm run setup/.test(l));
+    assert.strictEqual(lines.length, 1, out.stdout);
+    assert.match(lines[0], /^setup: an earlier npm run setup left mounts behind: unmounted \/proc in \S*root\.partial after ending 1 process\(es\) left running in it$/);
+    assert.ok(!alive(pid));
+    assert.deepStrictEqual(mountsUnder(root), []);
+    assert.ok(!fs.existsSync(partial), 'the half-made root is removed');
   });
 });

@@ -123,8 +123,17 @@ for (const kind of ['ferretdb-pg', 'ferretdb2']) describe(`two Ctrl-Cs in a row 
   });
 });
 
-/** Mount points of this machine's own mount namespace that lie in the root file system ferretdb2 runs in. */
-const documentdbMounts = () => fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4]).filter((m) => m && /documentdb\/root/.test(m));
+/**
+ * Mount points of this machine's own mount namespace that lie in the root file system this run's
+ * ferretdb2 runs in (this checkout's, as the mount table names it): another checkout's, or what an
+ * earlier setup left elsewhere, is not this run's to answer for.
+ */
+function documentdbMounts() {
+  const { documentdbRoot } = require('../../orchestrator/config').resolveConfig();
+  const root = fs.realpathSync(documentdbRoot);
+  return fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4])
+    .filter((m) => m && (m === root || m.startsWith(`${root}/`)));
+}
 
 // SIGKILL, which no handler of the kit's sees: the kernel's parent-death signal and the run's
 // watchdog stop what it started; the next run, or `orchestrate clean`, removes what is left and
