@@ -6,8 +6,9 @@
 // measurements nowhere.
 const path = require('node:path');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
-const { runStepScript, scenarioPlan, stepVars, workersStartMs, safeFileName } = require('./steps');
-const { nextProbeSizes, spanMsOf } = require('../sizing/planner');
+const { runStepScript, scenarioPlan, stepVars, workersStartMs, safeFileName, roundsOf } = require('./steps');
+const { nextProbeSizes, spanMsOf, probeWorkMs } = require('../sizing/planner');
+const { checkAgainst, keptWhen, deviationText } = require('./probe-store');
 const { parseExpression } = require('../sizing/expression');
 const { matches } = require('../results/records');
 
@@ -19,6 +20,26 @@ function pinnedSizes(scenario, overrides = {}) {
 /** The known wait in a parallel step's time (its shells' start), which no size changes. */
 function fixedStepMs(scenario, workers) {
   return Object.fromEntries(scenario.steps.filter((s) => s.workers).map((s) => [s.name, workersStartMs(s.workers === 'cores' ? workers : s.workers)]));
+}
+
+/**
+ * What a scenario's probes depend on besides the machine, the server and the kit, and that no
+ * budget changes: the shell and its client path, the parallel steps' shells, the paired rounds
+ * and their warm-up, the seed, the sizes --set pins, the baseline beside the steps, and whether
+ * the scripts may change the server's settings. Kept probes are reused only where all are the same.
+ */
+function probeInputs(scenario, server, options, partner = null) {
+  return {
+    shell: options.shell ?? null,
+    lean: options.shell === 'kit' ? options.lean || 'on' : null,
+    workers: options.workers ?? null,
+    rounds: roundsOf(scenario, options),
+    warmupBlocks: options.warmupBlocks !== false,
+    seed: options.seed ?? null,
+    pinned: pinnedSizes(scenario, options.overrides),
+    baseline: partner ? scenario.baseline?.server ?? 'baseline' : null,
+    ownedByKit: Boolean(server.started),
+  };
 }
 
 /**
@@ -65,14 +86,14 @@ function sideSpans(step, span, lines) {
 }
 
 /** Every step once (a repeating step's first pass) at these sizes: { sizes, steps: { name: { ms, spanMs?, sides?, figures? } } }. */
-async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir, partner = null }) {
+async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir, partner = null, label = `probe ${index}` }) {
   const db = await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const { steps: planned } = scenarioPlan(scenario, sizes, 1);
   const steps = {};
   try {
     for (const step of planned) {
       if (options.isInterrupted?.()) break;
-      progress.startStep(`${server.name} · ${scenario.name} · probe ${index} · ${step.name}`);
+      progress.startStep(`${server.name} · ${scenario.name} · ${label} · ${step.name}`);
       const logFile = path.join(logDir, safeFileName(`${server.name}-${scenario.name}-probe${index}-${step.name}.log`));
       const started = Date.now();
       const vars = stepVars(step, { scenario, server, options, pass: step.passes[0] });
@@ -97,25 +118,62 @@ async function probeAt({ scenario, sizes, index, server, client, options, config
 }
 
 /**
- * Probes a scenario on a server until the planner has what it needs: { fixedMs, probes,
- * seconds (the probing's own time) }. With its partner (run/conductor.js, started for the
- * probes and recording nothing), the steps that pair with it run its blocks, as the run will. A
- * probe that fails throws, and the scenario does not run on that server.
+ * The check of kept probes (run/probe-store.js): their first probe's sizes (the smallest the
+ * scenario allows) probed again, its work (every step's time less the known waits) against the
+ * kept first probe's at the same sizes. Both are a first run of the scenario's paths on a freshly
+ * started server (a warm-up, which the fitted model leaves out), so the kept probe is what the
+ * kept figures predict for it. Returns { probe, check: { sizes, ms, predictedMs, deviation, within } }.
  */
-async function probeScenario({ scenario, server, client, options, config, progress, logDir, budgetSeconds, partner = null }) {
+async function checkKept({ kept, fixedMs, ...at }) {
+  const first = kept.probes[0];
+  const probe = await probeAt({ ...at, sizes: first.sizes, index: 1, label: 'check probe' });
+  const check = checkAgainst(probeWorkMs(probe, fixedMs), probeWorkMs(first, fixedMs));
+  return { probe, check: { sizes: first.sizes, ...check } };
+}
+
+/**
+ * Probes a scenario on a server until the planner has what it needs: { fixedMs, probes,
+ * seconds (the probing's own time), reuse, added }. With kept probes of this machine, server, kit
+ * and inputs (kept: { probes, savedAt }), one check probe first: where it lands within the
+ * tolerance of the kept figures' prediction, the kept probes stand for the ones this run would
+ * make, and only what the budget asks beyond them is probed (added: whether anything was);
+ * otherwise the check is the first probe of a fresh set. reuse: { reused, from (when the probes
+ * the plan uses were taken), check, why }, for the size record; one line to options.log says it.
+ * With its partner (run/conductor.js, started for the probes and recording nothing), the steps
+ * that pair with it run its blocks, as the run will. A probe that fails throws, and the scenario
+ * does not run on that server.
+ */
+async function probeScenario({ scenario, server, client, options, config, progress, logDir, budgetSeconds, partner = null, kept = null, missing = null }) {
   const pinned = pinnedSizes(scenario, options.overrides);
   const fixedMs = fixedStepMs(scenario, options.workers);
   const probes = [];
   const started = Date.now();
+  const at = { scenario, server, client, options, config, progress, logDir, partner };
+  const where = `${scenario.name} on ${server.name}`;
+  let reuse = { reused: false, from: new Date(started).toISOString(), check: null, why: missing };
+  if (kept?.probes?.length && !options.isInterrupted?.()) {
+    const { probe, check } = await checkKept({ kept, fixedMs, ...at });
+    const took = `the check probe took ${(check.ms / 1000).toFixed(2)} s against ${(check.predictedMs / 1000).toFixed(2)} s predicted (${deviationText(check.deviation)})`;
+    if (check.within) {
+      probes.push(...kept.probes);
+      reuse = { reused: true, from: kept.savedAt, check, why: null };
+      options.log(`${where}: kept probes from ${keptWhen(kept.savedAt)} reused: ${took}`);
+    } else {
+      probes.push({ ...probe, warmup: true });
+      reuse = { ...reuse, check, why: `${took}: probing again` };
+      options.log(`${where}: ${reuse.why}`);
+    }
+  }
+  const kept0 = probes.length;
   for (;;) {
     if (options.isInterrupted?.()) break;
     const sizes = nextProbeSizes(scenario, { done: probes, fixedMs, budgetSeconds, pinned });
     if (!sizes) break;
-    const probe = await probeAt({ scenario, sizes, index: probes.length + 1, server, client, options, config, progress, logDir, partner });
+    const probe = await probeAt({ ...at, sizes, index: probes.length + 1 });
     // the first runs the scenario's paths cold on this server: a warm-up the planner does not fit
     probes.push(probes.length === 0 ? { ...probe, warmup: true } : probe);
   }
-  return { fixedMs, probes, seconds: (Date.now() - started) / 1000 };
+  return { fixedMs, probes, seconds: (Date.now() - started) / 1000, reuse, added: !reuse.reused || probes.length > kept0 };
 }
 
-module.exports = { probeScenario, pinnedSizes, figuresOf, sideSpans };
+module.exports = { probeScenario, probeInputs, pinnedSizes, figuresOf, sideSpans };

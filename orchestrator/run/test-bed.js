@@ -56,4 +56,14 @@ function describeTestBed({ shell = 'mongosh' } = {}) {
   };
 }
 
-module.exports = { describeTestBed, memorySettings, sysfsChoice };
+/**
+ * The machine a measurement of speed holds for, as one string: the CPU's model, its cores, the
+ * memory, the kernel and architecture, and Node's major version (a minor one changes no loop the
+ * kit times). Figures kept from one run (run/probe-store.js) are reused only on the same key.
+ */
+function machineKey(testBed = describeTestBed()) {
+  const { machine, node } = testBed;
+  return [machine.cpu, `${machine.cores} cores`, `${Math.round(machine.memoryBytes / 2 ** 30)} GiB`, machine.platform, `node ${String(node).replace(/^v/, '').split('.')[0]}`].join(' | ');
+}
+
+module.exports = { describeTestBed, machineKey, memorySettings, sysfsChoice };

@@ -8,6 +8,10 @@ const path = require('node:path');
 
 let made = null;
 
+// The kit's tests read no calibration or probes kept in the user's cache, and keep none there:
+// each run measures afresh, as it always has; a test of the store points it at a folder of its own.
+if (process.env.CLASSICS_PROBE_STORE === undefined) process.env.CLASSICS_PROBE_STORE = 'off';
+
 // In each worker process (mocha's parallel mode numbers them in MOCHA_WORKER_ID), a state folder of
 // its own: the runs one worker starts never count another's as theirs, and a test that cleans up
 // after a killed run (orchestrate clean, the next run's sweep) sees its own worker's runs alone.
