@@ -85,8 +85,12 @@ function sideSpans(step, span, lines) {
   return Object.fromEntries([...bySide].map(([side, list]) => [side, median(list)]));
 }
 
-/** Every step once (a repeating step's first pass) at these sizes: { sizes, steps: { name: { ms, spanMs?, sides?, figures? } } }. */
-async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir, partner = null, label = `probe ${index}` }) {
+/**
+ * Every step once (a repeating step's first pass) at these sizes: { sizes, steps: { name: { ms,
+ * spanMs?, sides?, figures? } } }; stopAfter(steps), where given, is asked after each step whether
+ * to stop there (a check that has seen enough).
+ */
+async function probeAt({ scenario, sizes, index, server, client, options, config, progress, logDir, partner = null, label = `probe ${index}`, stopAfter = null }) {
   const db = await claimDatabase(client, scenario.database, { prefix: config.dbPrefix, runId: options.runId });
   const { steps: planned } = scenarioPlan(scenario, sizes, 1);
   const steps = {};
@@ -109,6 +113,7 @@ async function probeAt({ scenario, sizes, index, server, client, options, config
       const figures = figuresOf(scenario.scaling.steps[step.name].figures, measurements);
       steps[step.name] = { ms, ...(medians.length ? { spanMs: Math.min(...medians), sides } : {}), ...(figures.length ? { figures } : {}) };
       progress.endStep(`${(ms / 1000).toFixed(1)} s`);
+      if (stopAfter?.(steps)) break;
     }
   } finally {
     const refused = await dropOwnedDatabase(client, scenario.database, { prefix: config.dbPrefix });
@@ -117,18 +122,45 @@ async function probeAt({ scenario, sizes, index, server, client, options, config
   return { sizes, steps };
 }
 
+/** The least of the kept first probe's work a check compares: a scenario's first steps are run until they reach it. */
+const CHECK_LEAST_MS = 2000;
+
+/** A probe's work (its steps' time less their known waits) in the steps named. */
+function workIn(probe, names, fixedMs) {
+  return probeWorkMs({ steps: Object.fromEntries(names.map((n) => [n, probe.steps[n] ?? { ms: NaN }])) }, fixedMs);
+}
+
+/**
+ * The check after the steps run so far (steps: { name: { ms } }, in the scenario's order) against
+ * the kept first probe: null while they took less than CHECK_LEAST_MS in it and steps remain, else
+ * { sizes, steps (their names), ms, predictedMs, deviation, within }.
+ */
+function checkAfter(first, steps, { fixedMs = {}, stepCount }) {
+  const names = Object.keys(steps);
+  if (workIn(first, names, fixedMs) < CHECK_LEAST_MS && names.length < stepCount) return null;
+  return { sizes: first.sizes, steps: names, ...checkAgainst(workIn({ steps }, names, fixedMs), workIn(first, names, fixedMs)) };
+}
+
 /**
  * The check of kept probes (run/probe-store.js): their first probe's sizes (the smallest the
- * scenario allows) probed again, its work (every step's time less the known waits) against the
- * kept first probe's at the same sizes. Both are a first run of the scenario's paths on a freshly
- * started server (a warm-up, which the fitted model leaves out), so the kept probe is what the
- * kept figures predict for it. Returns { probe, check: { sizes, ms, predictedMs, deviation, within } }.
+ * scenario allows) probed again, step by step, until the steps run so far took at least
+ * CHECK_LEAST_MS in the kept first probe (or every step has run); then their work (their time less
+ * the known waits) against the kept first probe's in the same steps. Both are a first run of the
+ * scenario's paths on a freshly started server (a warm-up, which the fitted model leaves out), so
+ * the kept probe is what the kept figures predict for it. Where the check holds, the probe stops
+ * there; where it does not, it goes on through the other steps, the first probe of a fresh set.
+ * Returns { probe, check: { sizes, steps, ms, predictedMs, deviation, within } }.
  */
-async function checkKept({ kept, fixedMs, ...at }) {
+async function checkKept({ kept, fixedMs, scenario, ...at }) {
   const first = kept.probes[0];
-  const probe = await probeAt({ ...at, sizes: first.sizes, index: 1, label: 'check probe' });
-  const check = checkAgainst(probeWorkMs(probe, fixedMs), probeWorkMs(first, fixedMs));
-  return { probe, check: { sizes: first.sizes, ...check } };
+  let check = null;
+  const stopAfter = (steps) => {
+    if (check) return false; // decided, not within: the probe goes on as a fresh one
+    check = checkAfter(first, steps, { fixedMs, stepCount: scenario.steps.length });
+    return Boolean(check?.within);
+  };
+  const probe = await probeAt({ ...at, scenario, sizes: first.sizes, index: 1, label: 'check probe', stopAfter });
+  return { probe, check: check ?? { sizes: first.sizes, steps: [], ...checkAgainst(null, null) } };
 }
 
 /**
@@ -153,13 +185,16 @@ async function probeScenario({ scenario, server, client, options, config, progre
   let reuse = { reused: false, from: new Date(started).toISOString(), check: null, why: missing };
   if (kept?.probes?.length && !options.isInterrupted?.()) {
     const { probe, check } = await checkKept({ kept, fixedMs, ...at });
-    const took = `the check probe took ${(check.ms / 1000).toFixed(2)} s against ${(check.predictedMs / 1000).toFixed(2)} s predicted (${deviationText(check.deviation)})`;
+    const secs = (ms) => (ms === null ? 'no time' : `${(ms / 1000).toFixed(2)} s`);
+    const over = check.steps.length < scenario.steps.length ? ` (${check.steps.join(', ')})` : '';
+    const took = `the check probe${over} took ${secs(check.ms)} against ${secs(check.predictedMs)} predicted (${deviationText(check.deviation)})`;
     if (check.within) {
       probes.push(...kept.probes);
       reuse = { reused: true, from: kept.savedAt, check, why: null };
       options.log(`${where}: kept probes from ${keptWhen(kept.savedAt)} reused: ${took}`);
     } else {
-      probes.push({ ...probe, warmup: true });
+      // the check went on through every step (unless interrupted): the fresh set's first probe
+      if (Object.keys(probe.steps).length === scenario.steps.length) probes.push({ ...probe, warmup: true });
       reuse = { ...reuse, check, why: `${took}: probing again` };
       options.log(`${where}: ${reuse.why}`);
     }
@@ -176,4 +211,4 @@ async function probeScenario({ scenario, server, client, options, config, progre
   return { fixedMs, probes, seconds: (Date.now() - started) / 1000, reuse, added: !reuse.reused || probes.length > kept0 };
 }
 
-module.exports = { probeScenario, probeInputs, pinnedSizes, figuresOf, sideSpans };
+module.exports = { probeScenario, probeInputs, checkAfter, CHECK_LEAST_MS, pinnedSizes, figuresOf, sideSpans };

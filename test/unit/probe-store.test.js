@@ -12,7 +12,7 @@ const {
   ProbeStore, openProbeStore, probeKey, calibrationKey, scenarioDigest, checkAgainst, deviationText, keptWhen, REUSE_TOLERANCE,
 } = require('../../orchestrator/run/probe-store');
 const { machineKey, describeTestBed } = require('../../orchestrator/run/test-bed');
-const { probeInputs } = require('../../orchestrator/run/probe');
+const { probeInputs, checkAfter, CHECK_LEAST_MS } = require('../../orchestrator/run/probe');
 const { resolveConfig } = require('../../orchestrator/config');
 const { fixture, FIXTURE_SHELL_DIR } = require('../helpers/fixture');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
@@ -138,6 +138,21 @@ describe('kept probes and calibrations', () => {
     assert.equal(deviationText(0.583), '+58%');
     assert.equal(deviationText(-0.07), '−7%');
     assert.equal(keptWhen('2026-11-28T23:50:12.345Z'), '2026-11-28 23:50 UTC');
+  });
+
+  it('checks a scenario\'s first steps at the kept first probe\'s sizes until they took 2 s there, less the parallel steps\' known start', () => {
+    assert.equal(CHECK_LEAST_MS, 2000);
+    const first = { sizes: { N: 10 }, warmup: true, steps: { load: { ms: 800 }, parallel: { ms: 5000 }, read: { ms: 400 } } };
+    const fixedMs = { parallel: 3800 };
+    const at = (steps) => checkAfter(first, steps, { fixedMs, stepCount: 3 });
+    assert.equal(at({ load: { ms: 810 } }), null, '0.8 s: not enough to tell');
+    // load and parallel: 0.8 + (5.0 - 3.8) = 2.0 s of work kept, against 0.9 + (5.3 - 3.8) = 2.4 s now
+    assert.deepEqual(at({ load: { ms: 900 }, parallel: { ms: 5300 } }), { sizes: { N: 10 }, steps: ['load', 'parallel'], ms: 2400, predictedMs: 2000, deviation: 0.2, within: true });
+    assert.equal(at({ load: { ms: 900 }, parallel: { ms: 5600 } }).within, false, '2.7 s against 2.0 s: +35%');
+    // a scenario whose every step is short is checked on all of them
+    const short = { sizes: {}, steps: { a: { ms: 300 }, b: { ms: 300 } } };
+    assert.equal(checkAfter(short, { a: { ms: 300 } }, { stepCount: 2 }), null);
+    assert.deepEqual(checkAfter(short, { a: { ms: 300 }, b: { ms: 450 } }, { stepCount: 2 }).steps, ['a', 'b']);
   });
 
   it('keeps its folder under the user\'s cache, a setting overrides it, and off keeps nothing', () => {
