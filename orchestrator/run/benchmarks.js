@@ -102,6 +102,7 @@ async function calibrate({ server, client, options, results, progress, logDir, c
   const kept = store && options.reuse !== false ? store.read('calibration', key) : null;
   const started = new Date().toISOString();
   let reuse = { reused: false, from: started, check: null, why: kept ? null : notKeptWhy(options, 'calibrations') };
+  if (store && options.reuse !== false && !kept) options.log(`${server.name}: no calibration kept for this machine, server, kit and inputs: calibrating`);
   if (kept?.record?.perOp) {
     const checked = await checkKeptCalibration({ kept, server, client, options, database: config.databases.calibration, logFile });
     if (checked.record) {
@@ -273,6 +274,7 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
         const store = options.probeStore;
         const key = store && probeKey({ machine: options.machine, server: ready.server, kind: ready.kind, scenario, inputs: probeInputs(scenario, ready.server, options, partner) });
         const kept = store && options.reuse !== false ? store.read('probes', key) : null;
+        if (store && options.reuse !== false && !kept) options.log(`${scenario.name} on ${ready.server.name}: no probes kept for this machine, server, kit and inputs: probing`);
         const probe = await probeScenario({
           scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds, partner,
           kept, missing: kept ? null : notKeptWhy(options, 'probes'),

@@ -189,6 +189,7 @@ describe('kept probes and calibration on a second run', function () {
     assert.equal(size.reuse.reused, false);
     assert.equal(size.reuse.check, null);
     assert.match(size.reuse.why, /^none kept for this machine, server, kit and inputs$/);
+    assert.match(runs.first.result.stdout, /ferretdb: no calibration kept for this machine, server, kit and inputs: calibrating/);
     assert.equal(calibration.reuse.reused, false);
     assert.ok(size.probeSeconds > 0);
     assert.deepEqual(fs.readdirSync(store).sort(), ['calibration', 'probes']);
@@ -248,6 +249,7 @@ describe('kept probes and calibration on a second run', function () {
     assert.equal(other.size.reuse.reused, false);
     assert.equal(other.size.reuse.check, null, 'nothing kept for it to check');
     assert.match(other.size.reuse.why, /^none kept/);
+    assert.match(other.result.stdout, /churn on ferretdb-pg: no probes kept for this machine, server, kit and inputs: probing/);
     assert.equal(fs.readdirSync(path.join(store, 'probes')).length, 2, 'one set of probes per server');
   });
 });
