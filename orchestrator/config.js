@@ -3,6 +3,7 @@
 // resolveConfig() reads them, `orchestrate config` prints them, and docs/configuration.md's table is
 // written from them (scripts/docs.js; a test holds the two together), as mongodb-memory-server's
 // resolveConfig keeps its variables in one place.
+const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -97,6 +98,10 @@ const VARIABLES = [
     doc: 'where each run records the processes, folders and mounts it started, so that what a killed run left is reaped by the next run or `orchestrate clean`', shown: '`node_modules/.cache/mongo-classics-runs`',
   },
   {
+    name: 'CLASSICS_PROBE_STORE', key: 'probeStoreDir', default: null,
+    doc: 'where each machine\'s calibrations and probes are kept (per server version and kit version), so that a later run checks them with one short probe instead of probing again; `off`: none kept or read', shown: '`$XDG_CACHE_HOME/mongo-classics/probes`, else `~/.cache/mongo-classics/probes`',
+  },
+  {
     name: 'CLASSICS_TEST_URI', key: 'testUri', default: null,
     doc: 'tests that take a server use this running one', shown: 'start their own',
   },
@@ -135,6 +140,9 @@ function resolveConfig(env = process.env) {
     const text = env[v.name];
     config[v.key] = text === undefined || text === '' ? v.default : (v.parse ? v.parse(text) : text);
   }
+  // the kept probes are the user's, like any cache: outside the checkout, which a clone starts without
+  if (config.probeStoreDir === null) config.probeStoreDir = path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'mongo-classics', 'probes');
+  if (config.probeStoreDir === 'off') config.probeStoreDir = null;
   return config;
 }
 

@@ -161,7 +161,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
       progress,
       options: {
         size: opts.size, budgetSeconds: opts.budget, sizePerServer: opts.sizePerServer, passes: opts.passes, seed: opts.seed, keepData: opts.keepData, out, log, runId,
-        workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate,
+        workers: opts.workers, baselines: opts.baseline, overrides: opts.set, calibrate: opts.calibrate, reuse: opts.reuse,
         repeat: opts.repeat, warmup: opts.warmup, warmupBlocks: opts.warmupBlocks, shell: opts.shell, lean: opts.lean, rounds: opts.rounds,
         resume: resume && { done: resume.done, sizes: resume.sizes, calibrations: resume.calibrations, from: resume.from },
         registerInterrupt: (fn) => {
@@ -218,6 +218,7 @@ function register(program, { config, log, setResult }) {
     .option('--no-warmup', 'with --repeat, count the first run too (by default it warms up and is not counted)')
     .option('--no-warmup-blocks', 'run no warm-up round before each comparison\'s round 1 (by default a block of every variant is run first, recorded and not counted)')
     .option('--no-calibrate', 'skip measuring what the shell adds per operation on each server')
+    .option('--no-reuse', 'calibrate and probe afresh, without checking the figures an earlier run on this machine, server and kit kept (the fresh ones are kept)')
     .option('--keep-data', 'leave the kit\'s databases on the server after the run')
     .option('--resume <dir>', 'continue the run in DIR where it stopped (its servers must have kept their data)')
     .option('-y, --yes', 'write to servers the kit did not start without asking')

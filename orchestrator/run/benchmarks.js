@@ -19,12 +19,15 @@ const { connectReaching } = require('../servers/reach');
 const { ResultsLog } = require('../results/writer');
 const { RESULTS_FILE } = require('../results/reader');
 const { serverKind } = require('../results/records');
-const { describeTestBed } = require('./test-bed');
+const { describeTestBed, machineKey } = require('./test-bed');
 const { Conductor } = require('./conductor');
 const { claimDatabase } = require('./ownership');
-const { measureCalibration, programAnchor } = require('./calibration');
+const { measureCalibration, programAnchor, shellRoundMs } = require('./calibration');
+const {
+  openProbeStore, probeKey, calibrationKey, checkAgainst, keptWhen, deviationText,
+} = require('./probe-store');
 const { builtCompiledClient } = require('./compiled-client');
-const { probeScenario, pinnedSizes } = require('./probe');
+const { probeScenario, probeInputs, pinnedSizes } = require('./probe');
 const {
   runScenario, scenarioPlan, repetitions, roundsOf, safeFileName, errorText, deathOf, diedLine, stallLimitMs,
 } = require('./steps');
@@ -41,8 +44,43 @@ const { scriptRoundTrip } = require('./round-trip');
 const { unknownTierLine } = require('../servers/atlas');
 const { ContentionMeter } = require('./contention');
 
-/** Puts what the shell adds per operation on this server into the results, for every report; returns the record. */
-async function calibrate({ server, client, options, results, progress, logDir, config }) {
+/** Operations of each type in a kept calibration's check: enough for a mean per operation, a fraction of the calibration's. */
+const CALIBRATION_CHECK_OPS = 50;
+
+/** Why nothing kept is read: the store is off, the user asked for fresh figures, or none is kept under this key. */
+function notKeptWhy(options, what) {
+  if (!options.probeStore) return `no store of kept ${what} (its setting is off)`;
+  if (options.reuse === false) return `fresh ${what} asked for (--no-reuse)`;
+  return `none kept for this machine, server, kit and inputs`;
+}
+
+/**
+ * A kept calibration of this machine, server and kit checked by a short one (fewer operations,
+ * one round, the run's shell and the driver): its shell's time for one operation of each type
+ * against the kept one's. Returns the record to append where it lands within the tolerance, else
+ * { check, why } for the fresh calibration's record.
+ */
+async function checkKeptCalibration({ kept, server, client, options, database, logFile }) {
+  const measured = await measureCalibration({
+    log: (line) => options.log(line), uri: server.uri, client, ops: CALIBRATION_CHECK_OPS, rounds: 1, server: server.name, shells: [options.shell], lean: options.lean, database, logFile,
+  });
+  const check = { ops: CALIBRATION_CHECK_OPS, shell: options.shell, ...checkAgainst(shellRoundMs(measured.perOp, options.shell), shellRoundMs(kept.record.perOp, options.shell)) };
+  const ms = (x) => (x === null ? 'no time' : `${x.toFixed(2)} ms`);
+  const took = `the check's ${options.shell} shell took ${ms(check.ms)} for one operation of each type against ${ms(check.predictedMs)} kept (${deviationText(check.deviation)})`;
+  if (!check.within) {
+    options.log(`${server.name}: ${took}: calibrating again`);
+    return { check, why: `${took}: calibrating again` };
+  }
+  options.log(`${server.name}: kept calibration from ${keptWhen(kept.savedAt)} reused: ${took}`);
+  return { record: { ...kept.record, type: 'calibration', server: server.name, reuse: { reused: true, from: kept.savedAt, check, why: null } } };
+}
+
+/**
+ * Puts what the shell adds per operation on this server into the results, for every report;
+ * returns the record. Kept figures of this machine, server and kit (run/probe-store.js) are
+ * reused where a short check lands within the tolerance; fresh ones are kept for the next run.
+ */
+async function calibrate({ server, client, options, results, progress, logDir, config, kind = null }) {
   const ops = options.calibrationOps || 100;
   progress.startStep(`${server.name} · calibration`);
   try {
@@ -56,16 +94,35 @@ async function calibrate({ server, client, options, results, progress, logDir, c
   // the compiled client where npm run bench has built it: a C client's cost beside the shells'
   const compiled = builtCompiledClient(config);
   const anchors = compiled ? { compiled: programAnchor('compiled client', compiled) } : {};
+  const logFile = path.join(logDir, safeFileName(`${server.name}-calibration.log`));
+  const store = options.probeStore;
+  const key = store && calibrationKey({
+    machine: options.machine, server, kind, inputs: { ops, rounds: 2, shells: SHELLS, anchors: Object.keys(anchors), lean: options.lean || 'on' },
+  });
+  const kept = store && options.reuse !== false ? store.read('calibration', key) : null;
+  const started = new Date().toISOString();
+  let reuse = { reused: false, from: started, check: null, why: kept ? null : notKeptWhy(options, 'calibrations') };
+  if (store && options.reuse !== false && !kept) options.log(`${server.name}: no calibration kept for this machine, server, kit and inputs: calibrating`);
+  if (kept?.record?.perOp) {
+    const checked = await checkKeptCalibration({ kept, server, client, options, database: config.databases.calibration, logFile });
+    if (checked.record) {
+      results.append(checked.record);
+      progress.endStep(`kept (the check ${deviationText(checked.record.reuse.check.deviation)})`);
+      return checked.record;
+    }
+    reuse = { ...reuse, check: checked.check, why: checked.why };
+  }
   const { perOp, anchors: anchored, calls } = await measureCalibration({
     log: (line) => options.log(line),
-    uri: server.uri, client, ops, rounds: 2, server: server.name, shells: SHELLS, anchors, lean: options.lean, database: config.databases.calibration,
-    logFile: path.join(logDir, safeFileName(`${server.name}-calibration.log`)),
+    uri: server.uri, client, ops, rounds: 2, server: server.name, shells: SHELLS, anchors, lean: options.lean, database: config.databases.calibration, logFile,
   });
   const record = {
     type: 'calibration', server: server.name, ops, rounds: 2, shell: options.shell, shells: SHELLS, anchors: anchored, perOp,
-    ...(calls ? { calls } : {}),
+    ...(calls ? { calls } : {}), reuse,
   };
   results.append(record);
+  // an anchor that failed here is left out of what is kept: the next run checks the rest
+  if (store) store.write('calibration', key, { server: server.name, record: (({ type, reuse: r, ...rest }) => rest)(record) });
   progress.endStep(Object.entries(perOp).map(([t, o]) => `${t} ×${o.ratio[options.shell].toFixed(2)}`).join(', '));
   return record;
 }
@@ -119,7 +176,7 @@ async function prepareServer({ spec, options, results, progress, logDir, config,
     results.append({ type: 'server', server: server.name, spec: server.spec, kind: server.kind, description: server.description, startedByKit: server.started, ...(server.compressor ? { compressor: server.compressor } : {}), ...info, ...extra });
     options.log(`${server.name}: ${info.product} ${info.version}${info.engine ? ` on ${info.engine}` : ''}`);
     ready.kind = serverKind({ ...info, spec: server.spec });
-    if (options.calibrate !== false && !options.resume) ready.calibration = await calibrate({ server, client, options, results, progress, logDir, config });
+    if (options.calibrate !== false && !options.resume) ready.calibration = await calibrate({ server, client, options, results, progress, logDir, config, kind: ready.kind });
     else ready.calibration = options.resume?.calibrations?.get(server.name) || null;
   } catch (err) {
     const died = await deathOf(server, err);
@@ -213,7 +270,16 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
       // the probes pair with the scenario's baseline as its run will, so its blocks are in the size
       const partner = await conductor.open({ scenario, ready, record: false });
       try {
-        const probe = await probeScenario({ scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds, partner });
+        // probes of this machine, server, kit and inputs kept by an earlier run: checked, then reused or probed again
+        const store = options.probeStore;
+        const key = store && probeKey({ machine: options.machine, server: ready.server, kind: ready.kind, scenario, inputs: probeInputs(scenario, ready.server, options, partner) });
+        const kept = store && options.reuse !== false ? store.read('probes', key) : null;
+        if (store && options.reuse !== false && !kept) options.log(`${scenario.name} on ${ready.server.name}: no probes kept for this machine, server, kit and inputs: probing`);
+        const probe = await probeScenario({
+          scenario, server: ready.server, client: ready.client, options, config, progress, logDir, budgetSeconds: options.budgetSeconds, partner,
+          kept, missing: kept ? null : notKeptWhy(options, 'probes'),
+        });
+        if (store && probe.added && !options.isInterrupted?.()) store.write('probes', key, { server: ready.server.name, fixedMs: probe.fixedMs, probes: probe.probes });
         const pairedWith = partnerIn(group, scenario, ready)?.server.name;
         probed.push({ server: ready.server.name, kind: ready.kind, probe, calibration: ready.calibration, ...(pairedWith ? { paired: pairedWith } : {}) });
       } catch (err) {
@@ -236,7 +302,11 @@ async function sizeScenarios({ group, scenarios, options, results, progress, log
         pinned: pinnedSizes(scenario, options.overrides), servers: probed, perServer: Boolean(options.sizePerServer), shell: options.shell,
         rounds: roundsOf(scenario, options), together: serverPairs(scenario, group).map((pair) => pair.map((r) => r.server.name)),
       });
-      for (const plan of plans) records.push({ type: 'size', scenario: scenario.name, size: 'auto', perServer: Boolean(options.sizePerServer), ...plan });
+      for (const plan of plans) {
+        // whether its probes were this run's or kept ones, and from when
+        const reuse = probed.find((p) => p.server === plan.server)?.probe.reuse;
+        records.push({ type: 'size', scenario: scenario.name, size: 'auto', perServer: Boolean(options.sizePerServer), ...plan, ...(reuse ? { reuse } : {}) });
+      }
     }
     // a default server that turned out to be a mongod brings the scenario's companions, at its size
     for (const ready of group) {
@@ -476,6 +546,9 @@ async function runBenchmarks({ scenarios, specs, options, config, progress }) {
   options.predicted = new Map();
   options.stateDir = config.stateDir;
   options.stallMs = stallLimitMs(config, 0);
+  // the kept calibrations and probes (run/probe-store.js), read under this machine's key
+  options.machine = machineKey(describeTestBed({ shell: options.shell }));
+  options.probeStore = openProbeStore(config.probeStoreDir, { warn: (line) => options.log(`warning: ${line}`) });
   results.append(options.resume
     ? {
       type: 'resume', runId: options.runId, startedAt: new Date().toISOString(), ...describeTestBed({ shell: options.shell }),

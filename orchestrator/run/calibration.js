@@ -124,4 +124,13 @@ async function measureCalibration({
   return { perOp, anchors: anchorNames, calls: combineCalls(kitCalls) };
 }
 
-module.exports = { measureCalibration, programAnchor, timeInProcess, TYPES };
+/**
+ * One of each operation type in a shell, by a calibration's figures: the sum of its per-operation
+ * means (ms), the figure a kept calibration's check is held to; null where the shell was not timed.
+ */
+function shellRoundMs(perOp, shell) {
+  const each = TYPES.map((t) => perOp?.[t]?.shellMs?.[shell]);
+  return each.every(Number.isFinite) ? each.reduce((a, b) => a + b, 0) : null;
+}
+
+module.exports = { measureCalibration, programAnchor, timeInProcess, shellRoundMs, TYPES };

@@ -66,4 +66,14 @@ function describeTestBed({ shell = 'mongosh' } = {}) {
   };
 }
 
-module.exports = { describeTestBed, machineFingerprint, memorySettings, sysfsChoice };
+/**
+ * The machine a measurement of speed holds for, as one string: the machine's fingerprint id (its
+ * CPU, cores, memory and kernel: results/machine.js, the one place the id is made) and Node's major
+ * version (a minor one changes no loop the kit times). Figures kept from one run
+ * (run/probe-store.js) are reused only on the same key.
+ */
+function machineKey(testBed = describeTestBed()) {
+  return `${testBed.fingerprint.id} node ${String(testBed.node).replace(/^v/, '').split('.')[0]}`;
+}
+
+module.exports = { describeTestBed, machineFingerprint, machineKey, memorySettings, sysfsChoice };

@@ -12,6 +12,9 @@ let made = null;
 // runs kept there: the tests' runs are judged alone, whatever runs the machine keeps, unless a test
 // names a store of its own.
 if (!process.env.CLASSICS_RUNS_DIR) process.env.CLASSICS_RUNS_DIR = path.join(os.tmpdir(), 'classics-test-no-kept-runs');
+// The kit's tests read no calibration or probes kept in the user's cache, and keep none there:
+// each run measures afresh, as it always has; a test of the store points it at a folder of its own.
+if (process.env.CLASSICS_PROBE_STORE === undefined) process.env.CLASSICS_PROBE_STORE = 'off';
 
 // In each worker process (mocha's parallel mode numbers them in MOCHA_WORKER_ID), a state folder of
 // its own: the runs one worker starts never count another's as theirs, and a test that cleans up

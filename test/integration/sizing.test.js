@@ -157,3 +157,99 @@ describe('--size auto on ferretdb and ferretdb-pg', function () {
     assert.doesNotMatch(await compare(a, a, 'compare-aa'), /The sizes differ/);
   });
 });
+
+describe('kept probes and calibration on a second run', function () {
+  this.timeout(600000);
+  let root;
+  let store;
+  const runs = {};
+  const run = async (name, args) => {
+    const out = path.join(root, name);
+    const result = await invokeOnFixture([...args, '--budget', '4s', '--passes', String(PASSES), '--out', out], { env: { CLASSICS_PROBE_STORE: store } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /warning: .*schema/i, 'the records hold to results.schema.json');
+    const records = fs.readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    runs[name] = { result, header: records[0], size: records.find((r) => r.type === 'size'), calibration: records.find((r) => r.type === 'calibration') };
+    return runs[name];
+  };
+
+  before(async function () {
+    skipUnless(this, 'ferretdb');
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-kept-'));
+    fs.chmodSync(root, 0o755);
+    store = path.join(root, 'store');
+    await run('first', ['--server', 'ferretdb']);
+    await run('second', ['--server', 'ferretdb']);
+  });
+
+  after(() => { if (root) fs.rmSync(root, { recursive: true, force: true }); });
+
+  it('probes and calibrates the first time, says why, and keeps both in the store\'s folder', () => {
+    const { size, calibration } = runs.first;
+    assert.equal(size.reuse.reused, false);
+    assert.equal(size.reuse.check, null);
+    assert.match(size.reuse.why, /^none kept for this machine, server, kit and inputs$/);
+    assert.match(runs.first.result.stdout, /ferretdb: no calibration kept for this machine, server, kit and inputs: calibrating/);
+    assert.equal(calibration.reuse.reused, false);
+    assert.ok(size.probeSeconds > 0);
+    assert.deepEqual(fs.readdirSync(store).sort(), ['calibration', 'probes']);
+    assert.equal(fs.readdirSync(path.join(store, 'probes')).length, 1);
+  });
+
+  it('checks the kept probes with one probe at their first size, and reuses them where it lands within 25%, else probes again and says why', () => {
+    const { first, second } = runs;
+    const { check } = second.size.reuse;
+    const firstProbe = first.size.model.probes[0];
+    assert.deepEqual(check.sizes, firstProbe.sizes, 'the check is the kept first probe\'s size, the smallest');
+    // its first steps, until they took 2 s in the kept probe (or all of them), against the kept probe's same steps
+    const names = fixture.steps.map((s) => s.name);
+    assert.deepEqual(check.steps, names.slice(0, check.steps.length));
+    const work = (p, steps) => steps.reduce((n, name) => n + p.steps[name].ms, 0);
+    assert.equal(check.predictedMs, work(firstProbe, check.steps), 'its prediction is the kept probe at the same size');
+    if (check.steps.length < names.length) assert.ok(check.predictedMs >= 2000 && work(firstProbe, check.steps.slice(0, -1)) < 2000);
+    assert.equal(check.within, Math.abs(check.ms / check.predictedMs - 1) <= 0.25);
+    const text = second.result.stdout;
+    if (check.within) {
+      assert.equal(second.size.reuse.reused, true);
+      const from = Date.parse(second.size.reuse.from);
+      assert.ok(from > Date.parse(first.size.reuse.from) && from < Date.parse(second.header.startedAt), 'from when the first run kept them');
+      assert.deepEqual(second.size.model.probes, first.size.model.probes, 'the kept probes, at the same budget nothing more');
+      assert.deepEqual(second.size.sizes, first.size.sizes, 'the same probes, the same plan');
+      assert.ok(second.size.probeSeconds < first.size.probeSeconds, 'one probe against several');
+      assert.match(text, /churn on ferretdb: kept probes from \d{4}-\d\d-\d\d \d\d:\d\d UTC reused: the check probe( \([^)]+\))? took [\d.]+ s against [\d.]+ s predicted \([+−±]\d+%\)/);
+    } else {
+      assert.equal(second.size.reuse.reused, false);
+      assert.match(second.size.reuse.why, /^the check probe( \([^)]+\))? took [\d.]+ s against [\d.]+ s predicted \([+−]\d+%\): probing again$/);
+      assert.match(text, /churn on ferretdb: the check probe took .*: probing again/);
+      assert.deepEqual(second.size.model.probes[0].sizes, check.sizes, 'the check, gone on through every step, is the fresh set\'s first probe');
+      assert.deepEqual(Object.keys(second.size.model.probes[0].steps), names);
+    }
+    console.log(`      the check probe: ${check.ms} ms against ${check.predictedMs} ms kept: ${second.size.reuse.reused ? 'reused' : 'probed again'}`);
+  });
+
+  it('checks the kept calibration with a short one, and reuses it where it lands within 25%', () => {
+    const { first, second } = runs;
+    const { check } = second.calibration.reuse;
+    assert.ok(check.ops < first.calibration.ops, 'fewer operations');
+    const round = (c) => ['insert', 'find', 'update', 'remove'].reduce((n, t) => n + c.perOp[t].shellMs.kit, 0);
+    assert.ok(Math.abs(check.predictedMs - round(first.calibration)) < 0.01, 'against the kept figures');
+    assert.equal(second.calibration.reuse.reused, check.within);
+    if (check.within) assert.deepEqual(second.calibration.perOp, first.calibration.perOp, 'the kept figures, as they were');
+    else assert.match(second.calibration.reuse.why, /calibrating again$/);
+  });
+
+  it('probes afresh with --no-reuse, and on another server, and says why', async function () {
+    const fresh = await run('no-reuse', ['--server', 'ferretdb', '--no-calibrate', '--no-reuse']);
+    assert.equal(fresh.size.reuse.reused, false);
+    assert.equal(fresh.size.reuse.check, null);
+    assert.equal(fresh.size.reuse.why, 'fresh probes asked for (--no-reuse)');
+    assert.ok(fresh.size.model.probes.length >= 3);
+    skipUnless(this, 'ferretdb-pg');
+    const other = await run('other-server', ['--server', 'ferretdb-pg', '--no-calibrate']);
+    assert.equal(other.size.reuse.reused, false);
+    assert.equal(other.size.reuse.check, null, 'nothing kept for it to check');
+    assert.match(other.size.reuse.why, /^none kept/);
+    assert.match(other.result.stdout, /churn on ferretdb-pg: no probes kept for this machine, server, kit and inputs: probing/);
+    assert.equal(fs.readdirSync(path.join(store, 'probes')).length, 2, 'one set of probes per server');
+  });
+});
