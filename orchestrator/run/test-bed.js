@@ -73,7 +73,8 @@ function describeTestBed({ shell = 'mongosh' } = {}) {
  * (run/probe-store.js) are reused only on the same key.
  */
 function machineKey(testBed = describeTestBed()) {
-  return `${testBed.fingerprint.id} node ${String(testBed.node).replace(/^v/, '').split('.')[0]}`;
+  const { id, arch } = fingerprintFrom(testBed.machine, testBed.node);
+  return `${id} ${arch} node ${String(testBed.node).replace(/^v/, '').split('.')[0]}`;
 }
 
 module.exports = { describeTestBed, machineFingerprint, machineKey, memorySettings, sysfsChoice };
