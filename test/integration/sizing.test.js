@@ -214,7 +214,9 @@ describe('kept probes and calibration on a second run', function () {
       const from = Date.parse(second.size.reuse.from);
       assert.ok(from > Date.parse(first.size.reuse.from) && from < Date.parse(second.header.startedAt), 'from when the first run kept them');
       assert.deepEqual(second.size.model.probes, first.size.model.probes, 'the kept probes, at the same budget nothing more');
-      assert.deepEqual(second.size.sizes, first.size.sizes, 'the same probes, the same plan');
+      // the same probes make the same plan where the calibration (the floor under every operation
+      // the planner fits) was kept too; a calibration measured again moves the fit a little
+      if (second.calibration.reuse.reused) assert.deepEqual(second.size.sizes, first.size.sizes, 'the same probes and calibration, the same plan');
       assert.ok(second.size.probeSeconds < first.size.probeSeconds, 'one probe against several');
       assert.match(text, /churn on ferretdb: kept probes from \d{4}-\d\d-\d\d \d\d:\d\d UTC reused: the check probe( \([^)]+\))? took [\d.]+ s against [\d.]+ s predicted \([+−±]\d+%\)/);
     } else {
