@@ -70,7 +70,7 @@ async function main() {
     let state;
     if (name === 'mongod' && !cap.missing) {
       state = config.mongodSystemBinary ? `ready   the mongod MONGOMS_SYSTEM_BINARY names`
-        : mongodWhy ? `skipped ${mongodWhy}; add one with: MONGOMS_SYSTEM_BINARY=a mongod 4.4 or later` : `ready   mongod ${version} from mongodb-memory-server`;
+        : mongodWhy ? `skipped ${mongodWhy}; add one with: MONGOMS_SYSTEM_BINARY=/path/to/mongod (4.4 or later)` : `ready   mongod ${version} from mongodb-memory-server`;
       if (!mongodWhy) ready.add(name);
     } else if (why) {
       state = `skipped ${shortReason(why, Boolean(add))}${add ? `; add it with: ${add}` : ''}`;
