@@ -300,14 +300,14 @@ describe('sizing: --size auto', () => {
       assert.equal(onFerretdb.model.steps.test2.kind, 'growing');
     });
 
-    it('gives a scenario that can decide nothing on a server half the budget, and says so', () => {
+    it('gives a scenario that can decide nothing on a server a quarter of the budget, and says so', () => {
       // many-keys on FerretDB decides buckets-faster; power-of-2-sizes decides nothing anywhere (MMAPv1)
       const server = { opMs: 1, 'power-of-2-sizes': { steps: { setup: ({ DOCS }) => 500 + DOCS * 0.5, pass: ({ UPDATES, REMOVES, INSERTS }) => 200 + (UPDATES + REMOVES + INSERTS) * 2 } } };
       const [p] = plan('power-of-2-sizes', [['ferretdb2', server, 'ferretdb2']], { budgetSeconds: 240 });
-      assert.equal(p.budgetSeconds, 120);
-      assert.equal(p.budgetShare, 0.5);
-      assert.ok(p.predictedSeconds <= 120);
-      assert.match(planLines(scenario('power-of-2-sizes'), [{ ...p, scenario: 'power-of-2-sizes', size: 'auto' }], { passes: 21 })[0], /2m budget \(50% of --budget: it can decide none of its findings here\)/);
+      assert.equal(p.budgetSeconds, 60);
+      assert.equal(p.budgetShare, 0.25);
+      assert.ok(p.predictedSeconds <= 60);
+      assert.match(planLines(scenario('power-of-2-sizes'), [{ ...p, scenario: 'power-of-2-sizes', size: 'auto' }], { passes: 21 })[0], /60s budget \(25% of --budget: it can decide none of its findings here\)/);
       const [mk] = plan('many-keys', [['ferretdb2', FERRETDB_LIKE, 'ferretdb2']], { budgetSeconds: 240 });
       assert.equal(mk.budgetSeconds, 240);
       assert.equal(mk.budgetShare, undefined);
