@@ -25,11 +25,12 @@ const KIT_DATABASES = {
  * Chosen so that the README's main job (every scenario on the embedded server, start-up,
  * calibration, probes and rendering included) takes at most 15 minutes on the 2-core machines
  * this kit is built on, its first run too (at 4 minutes it took 18: docs/measurements/main-job.md),
- * while deciding every finding it decided then (at 2½ minutes embedded-comments' probes put
- * TOTAL=1,000, the least embedded-slows needs, at 176 s: too little); the one number to retune
- * when the embedded server changes.
+ * while deciding every finding it decided then (embedded-comments' probes put TOTAL=1,000, the
+ * least embedded-slows needs, at 176 s in one run and between 180 and 210 s in the next: at 2½ or
+ * 3 minutes that finding needed a larger size); the one number to retune when the embedded
+ * server changes.
  */
-const DEFAULT_BUDGET_SECONDS = 180;
+const DEFAULT_BUDGET_SECONDS = 210;
 
 /**
  * The environment variables, in the order docs/configuration.md lists them. `key` is the field of the
