@@ -10,6 +10,7 @@ const { ruleOfFinding } = require('../analysis/rule-words');
 const { reasonWords } = require('../analysis/reasons');
 const { estimateText, intervalText, detailText, crossingText, ratioText, contentionText } = require('../analysis/verdict-words');
 const { formatBytes } = require('./format');
+const { formatDuration } = require('../sizing/duration');
 
 /** A column where the run did not run the finding's scenario. */
 const NOT_RUN = 'not run';
@@ -80,7 +81,7 @@ function runFacts(data, contention = null, machine = null) {
     // the fingerprint's id names the machine, so a user comparing with a kept run sees whether theirs is the same one
     machine: `${m.cores} × ${String(m.cpu || '').replace(/\(R\)|\(TM\)|Processor/g, '').replace(/\s+/g, ' ').trim()}, ${formatBytes(m.memoryBytes)}${machine?.id ? `, ${machine.kernel ?? ''} (machine ${machine.id})`.replace(', (', ' (') : ''}`,
     kit: `kit ${run.kit?.version ?? '?'}${run.kit?.commit ? ` (${run.kit.commit.slice(0, 7)})` : ''}`,
-    size: run.params.size === 'auto' ? `size auto, ${Math.round((run.params.budgetSeconds || 0) / 60)} min per server` : `size ${run.params.size}`,
+    size: run.params.size === 'auto' ? `size auto, ${formatDuration(run.params.budgetSeconds || 0)} per server` : `size ${run.params.size}`,
     shell: run.params.shell === 'mongosh' || run.shell === 'mongosh' ? 'timed in mongosh' : 'timed in the kit\'s shell',
     busy: contentionText(contention),
   };
