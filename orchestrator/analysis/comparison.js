@@ -215,13 +215,18 @@ function changedCounts(rows) {
  * The Comparison of run B against run A (each as results/reader's readRun gives it) over the
  * scenarios both ran: { a, b (each run's facts), rule, tests (each test's name), findings,
  * scenarios: [{ scenario, serverA, serverB, sizes, cells }], counts }. serverA/serverB name the
- * server of each run where it ran several; noise is the margin the user allows.
+ * server of each run where it ran several; noise is the margin the user allows; history, the store
+ * of kept runs (results/history.js), gives each verdict the spread between comparable runs where it
+ * holds 3 or more, so that two quiet runs that differ by no more than runs of that finding do are
+ * not called changed.
  */
-function buildComparison({ a, b, scenarios, serverA = null, serverB = null, noise = COMPARISON_RULE.noise }) {
+function buildComparison({ a, b, scenarios, serverA = null, serverB = null, noise = COMPARISON_RULE.noise, history = null }) {
   const rule = Object.freeze({ ...COMPARISON_RULE, noise });
   const common = scenarios.filter((s) => a.run.params.scenarios.includes(s.name) && b.run.params.scenarios.includes(s.name));
   if (!common.length) throw new UsageError('the two runs have no scenario in common');
-  const analysed = [analyseRun(a, scenarios), analyseRun(b, scenarios)];
+  // required here: analysis/history.js finds its change points with this file's compareFinding
+  const runs = history ? require('./history').runHistory(history, scenarios) : null;
+  const analysed = [analyseRun(a, scenarios, { history: runs }), analyseRun(b, scenarios, { history: runs })];
   const findings = [];
   const parts = [];
   for (const scenario of common) {

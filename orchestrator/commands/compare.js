@@ -26,6 +26,8 @@ function register(program, { config, log, setResult }) {
       const comparison = buildComparison({
         a: readRun(path.resolve(runA)), b: readRun(path.resolve(runB)), scenarios: discoverScenarios(config.shellDir),
         serverA: opts.serverA, serverB: opts.serverB, noise: opts.noise,
+        // the kept runs: each verdict's spread between comparable runs, as the report has it
+        history: require('../results/history').openHistory({ runsDir: config.runsDir }),
       });
       // runs from two machines: said first, before anything a reader could take as a change
       if (comparison.machines.line) log(comparison.machines.line);
