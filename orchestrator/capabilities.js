@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const { execFileSync } = require('node:child_process');
 const { postgresMissing } = require('./servers/postgres');
 const { ferretdb2Missing } = require('./servers/ferretdb');
+const { discoverScenarios } = require('./scenarios');
 
 const run = (file, args) => execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
@@ -49,6 +50,30 @@ function cjkFontMissing(platform = process.platform) {
   }
 }
 
+/** The languages whose articles' text needs a CJK font (fc-list :lang=zh finds those fonts). */
+const CJK_LANGUAGES = ['zh', 'ja', 'ko'];
+
+/** Scenario names as one possessive: "a' and b's". */
+function possessive(names) {
+  return names.map((n) => (n.endsWith('s') ? `${n}'` : `${n}'s`)).join(' and ');
+}
+
+/**
+ * What the optional features are for, from what the scenarios declare (scenario.json): the
+ * scenarios with a baseline module (run/conductor.js starts its PostgreSQL), and those whose
+ * article's language (article.language) needs a CJK font.
+ */
+function featureUses(scenarios) {
+  const names = (list) => list.map((s) => s.name);
+  const baselines = names(scenarios.filter((s) => s.baseline));
+  const cjk = scenarios.filter((s) => CJK_LANGUAGES.includes(s.article?.language));
+  const languages = [...new Set(cjk.map((s) => new Intl.DisplayNames(['en'], { type: 'language' }).of(s.article.language)))];
+  return {
+    sqlBaseline: baselines.length ? `${possessive(baselines)} SQL side, on a private PostgreSQL cluster` : 'a scenario\'s SQL side, on a private PostgreSQL cluster (no scenario has one)',
+    cjkFont: cjk.length ? `report.html's ${languages.join(' and ')} text (${possessive(names(cjk))} article${cjk.length > 1 ? 's' : ''})` : 'report.html\'s Chinese, Japanese or Korean text (no article is in one)',
+  };
+}
+
 function mongodMissing(config) {
   if (config.mongodSystemBinary) return fs.existsSync(config.mongodSystemBinary) ? null : `MONGOMS_SYSTEM_BINARY names ${config.mongodSystemBinary}, which does not exist`;
   const libs = missingMongodLibraries();
@@ -57,9 +82,11 @@ function mongodMissing(config) {
 
 /**
  * Every server kind and feature: [{ name, what, kind: 'server'|'feature', missing }] where
- * missing is why it cannot be had here, or null.
+ * missing is why it cannot be had here, or null. scenarios: the scenario folders' descriptors
+ * (what the features are for), by default those under config.shellDir.
  */
-function capabilities(config) {
+function capabilities(config, scenarios = discoverScenarios(config.shellDir)) {
+  const uses = featureUses(scenarios);
   const postgres = postgresMissing(config);
   const ferretdb = ferretdbMissing(config);
   const mongod = mongodMissing(config);
@@ -68,10 +95,10 @@ function capabilities(config) {
     { kind: 'server', name: 'ferretdb', what: 'FerretDB 1.24 on SQLite', missing: ferretdb },
     { kind: 'server', name: 'ferretdb-pg', what: 'FerretDB 1.24 on a private PostgreSQL cluster', missing: ferretdb || postgres },
     { kind: 'server', name: 'ferretdb2', what: 'FerretDB 2.7 on PostgreSQL with DocumentDB', missing: process.platform === 'linux' ? ferretdb2Missing(config) : 'Linux only (chroot into a Debian root file system)' },
-    { kind: 'feature', name: 'SQL baseline', what: 'log-inserts\' SQL side, on a private PostgreSQL cluster', missing: postgres },
+    { kind: 'feature', name: 'SQL baseline', what: uses.sqlBaseline, missing: postgres },
     { kind: 'feature', name: 'browser test', what: 'the test that opens report.html in Chromium', missing: chromiumMissing(config) },
     { kind: 'feature', name: 'compiled client', what: 'npm run bench\'s calibration loops in C on libmongoc', missing: libmongocMissing() },
-    { kind: 'feature', name: 'CJK font', what: 'report.html\'s Chinese text (embedded-comments\' article)', missing: cjkFontMissing() },
+    { kind: 'feature', name: 'CJK font', what: uses.cjkFont, missing: cjkFontMissing() },
   ];
 }
 

@@ -8,8 +8,20 @@ const { formatValue, formatBytes } = require('./format');
 const { verdictsTable } = require('./verdicts-table');
 const { ruleText } = require('../analysis/rule-words');
 
-/** The run's parameters, servers and machine, as blocks (blocks.js). */
-function describeRun(run, servers) {
+/**
+ * The acknowledged writes of the run's scenarios that no finding holds against unacknowledged
+ * ones, in words, as each scenario.json names them (steps[].acknowledgedWrites): "a' loads, b'
+ * inserts", or '' where none of its scenarios has any.
+ */
+function acknowledgedWritesText(scenarios) {
+  return scenarios.flatMap((s) => s.steps.filter((step) => step.acknowledgedWrites).map((step) => `${s.name}${s.name.endsWith('s') ? '\'' : '\'s'} ${step.acknowledgedWrites}`)).join(', ');
+}
+
+/**
+ * The run's parameters, servers and machine, as blocks (blocks.js). acknowledged: the
+ * acknowledged writes of its scenarios, in words (acknowledgedWritesText).
+ */
+function describeRun(run, servers, acknowledged = '') {
   const m = run.machine || {};
   const shell = run.params.shell || run.shell;
   const said = (text) => ({ say: text });
@@ -41,7 +53,7 @@ function describeRun(run, servers) {
   };
   const blocks = [{ lines }, { table, align: table.header.map(() => 'left') }];
   // the topology, and what a write that names no w gets there (w:majority on a replica set)
-  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => [s.server, said(': '), ...deploymentParts(s)]);
+  const deployed = servers.filter((s) => s.topology && s.product === 'MongoDB').map((s) => [s.server, said(': '), ...deploymentParts(s, acknowledged)]);
   if (deployed.length) blocks.push({ list: deployed });
   // another product (FerretDB) of the user's, whose URI names a read or write concern: said too
   const asked = servers.filter((s) => s.product !== 'MongoDB' && uriConcernParts(s).length).map((s) => [s.server, said(': '), ...uriConcernParts(s)]);
@@ -64,8 +76,9 @@ function readPreferenceText(rp) {
  * acknowledged writes were retryable; the read preference every read took; on a mongos, where
  * the collections live and the hop inside the cluster; the allocator setting. (The round trip is
  * in the servers' table.) Inline parts (blocks.js): the server's own words are its record's.
+ * acknowledged: the run's acknowledged writes in words (acknowledgedWritesText), or ''.
  */
-function deploymentParts(s) {
+function deploymentParts(s, acknowledged = '') {
   const said = (text) => ({ say: text });
   const parts = [[s.deployment.words]];
   const wc = s.defaultWriteConcern;
@@ -75,10 +88,10 @@ function deploymentParts(s) {
   } else if (wc) {
     const names = [said('a write that names no w gets w:'), String(wc.w), ...(wc.source ? [said(' ('), wc.source, said(' default)')] : [])];
     // the scripts name w:0 or w:1 on every write they time since the records name topologyText
-    // too; before, trade-candles' loads and many-keys' inserts named none and took this default
+    // too; before, the acknowledged writes their scenario.json names named none and took this default
     parts.push([...names, said(s.topologyText
       ? '; every write the scripts time names its own w:0 or w:1, as the article\'s client did (each record\'s writeConcern), so the default reaches only their untimed writes'
-      : ', and so did the writes of this run\'s scripts that named none (trade-candles\' loads, many-keys\' inserts), whatever their records\' writeConcern says')]);
+      : `, and so did the writes of this run's scripts that named none${acknowledged ? ` (${acknowledged})` : ''}, whatever their records' writeConcern says`)]);
   }
   // on one server there is nothing to retry elsewhere and no other member to read from
   const replicated = s.deployment.topology !== 'standalone';
@@ -87,7 +100,7 @@ function deploymentParts(s) {
   if (asked.length) parts.push(asked);
   if (replicated && typeof s.retryableWrites === 'boolean') {
     parts.push([said(s.retryableWrites
-      ? 'retryable writes on (the URI\'s retryWrites): the writes the scripts time against an unacknowledged side run on connections without them, as the articles\' clients had none; the other acknowledged writes (loads, many-keys\' inserts) carry a transaction number on both sides alike (each record\'s retryableWrites)'
+      ? `retryable writes on (the URI's retryWrites): the writes the scripts time against an unacknowledged side run on connections without them, as the articles' clients had none; the other acknowledged writes${acknowledged ? ` (${acknowledged})` : ''} carry a transaction number on both sides alike (each record's retryableWrites)`
       : 'no retryable writes')]);
   }
   if (s.readPreference?.mode && (replicated || s.readPreference.mode !== 'primary')) {
@@ -204,7 +217,7 @@ function shellName(shell) {
 function appendixItems(runModel) {
   const { run, servers, calibrations, steps, end, problems } = runModel.data;
   const said = (text) => ({ say: text });
-  const items = [{ title: 'The run: parameters, servers, machine', blocks: describeRun(run, servers) }];
+  const items = [{ title: 'The run: parameters, servers, machine', blocks: describeRun(run, servers, acknowledgedWritesText(runModel.scenarios)) }];
   const calibration = calibrationTable(calibrations, run);
   if (calibration.length) {
     const { ops, rounds } = calibrations[0];

@@ -334,17 +334,17 @@ describe('the run\'s description of a cluster', () => {
   const { renderReport } = require('../../orchestrator/report/render');
   const os = require('node:os');
 
-  /** summary.md of a run folder holding one crafted server record. */
-  async function summaryOf(server) {
+  /** summary.md of a run folder holding one crafted server record (and the scenarios it names, none measured). */
+  async function summaryOf(server, scenarios = []) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-describe-'));
     try {
       const lines = [
-        { type: 'run', runId: 'r', startedAt: '2026-01-01T00:00:00Z', params: { scenarios: [], servers: [server.server], size: 'smoke', sizes: {}, passes: {}, overrides: {} }, kit: { version: '0.1.0' }, machine: { cores: 2, cpu: 'x', memoryBytes: 1, platform: 'linux' } },
+        { type: 'run', runId: 'r', startedAt: '2026-01-01T00:00:00Z', params: { scenarios: scenarios.map((s) => s.name), servers: [server.server], size: 'smoke', sizes: {}, passes: {}, overrides: {} }, kit: { version: '0.1.0' }, machine: { cores: 2, cpu: 'x', memoryBytes: 1, platform: 'linux' } },
         { type: 'server', spec: `${server.server}=mongodb://h/`, description: 'mongodb://h/', startedByKit: false, product: 'MongoDB', version: '8.0.4', ...server },
         { type: 'end', status: 'ok', failures: 0 },
       ];
       fs.writeFileSync(path.join(dir, 'results.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-      await renderReport([dir], [], { draw: false });
+      await renderReport([dir], scenarios, { draw: false });
       return fs.readFileSync(path.join(dir, 'summary.md'), 'utf8');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -395,5 +395,20 @@ describe('the run\'s description of a cluster', () => {
     const summary = await summaryOf({ server: 'old', topology: 'replica set (3 members)', defaultWriteConcern: { w: 'majority', source: 'implicit' } });
     assert.match(summary, /^- old: replica set \(3 members\); a write that names no w gets w:majority \(implicit default\), and so did the writes of this run's scripts that named none/m);
     assert.doesNotMatch(summary, /stay as the articles had them/);
+  });
+
+  it('names the acknowledged writes the run\'s scenarios declare (steps[].acknowledgedWrites), and no others', async () => {
+    const { discoverScenarios } = require('../../orchestrator/scenarios');
+    const all = discoverScenarios(SHELL);
+    const declared = all.filter((s) => s.steps.some((step) => step.acknowledgedWrites));
+    assert.ok(declared.length > 0, 'no scenario declares acknowledged writes: the words below are never said');
+    const named = (s) => s.steps.filter((step) => step.acknowledgedWrites).map((step) => `${s.name}${s.name.endsWith('s') ? "'" : "'s"} ${step.acknowledgedWrites}`).join(', ');
+    const old = await summaryOf({ server: 'old', topology: 'replica set (3 members)', defaultWriteConcern: { w: 'majority', source: 'implicit' } }, all);
+    assert.match(old, new RegExp(`scripts that named none \\(${declared.map(named).join(', ')}\\), whatever`));
+    const retrying = await summaryOf({ server: 'rs', topology: 'replicaSet', topologyText: 'replica set (3 members)', retryWrites: true, retryableWrites: true }, [declared[0]]);
+    assert.match(retrying, new RegExp(`the other acknowledged writes \\(${named(declared[0])}\\) carry a transaction number`));
+    // a run of none of them says no list at all
+    const none = await summaryOf({ server: 'rs', topology: 'replicaSet', topologyText: 'replica set (3 members)', retryWrites: true, retryableWrites: true });
+    assert.match(none, /the other acknowledged writes carry a transaction number/);
   });
 });
