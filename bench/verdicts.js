@@ -10,23 +10,57 @@
 // cannot decide on a busy machine: the goal is none.
 // A benchmark, not a test: it takes two main jobs' worth of the scenarios' time.
 //   node bench/verdicts.js [--server SPEC] [--budget 4m] [scenario...]
+//                                                    (by default the scenarios that can decide a finding
+//                                                     on SPEC's kind, as their scenario.json says; the
+//                                                     loaded run repeats those the quiet run decided)
 //   node bench/verdicts.js QUIET_RUN                 (a finished run, the main job's say: the loaded
-//                                                     run repeats its decided scenarios at its sizes)
+//                                                     run repeats the scenarios it decided, at its sizes)
 //   node bench/verdicts.js QUIET_RUN LOADED_RUN      (the table of two finished runs)
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-const { readRun, hasResults } = require('../orchestrator/results/reader');
+const { hasResults } = require('../orchestrator/results/reader');
 const { discoverScenarios } = require('../orchestrator/scenarios');
 const { resolveConfig } = require('../orchestrator/config');
-const { analyseRun } = require('../orchestrator/analysis/analyse');
+const { readRunModel } = require('../orchestrator/analysis/run-model');
+const { findingsAt } = require('../orchestrator/sizing/planner');
+const { parseServerSpec } = require('../orchestrator/servers/spec');
+const { serverKind } = require('../orchestrator/results/records');
 const { estimateText } = require('../orchestrator/analysis/verdict-words');
 const { HOLDS, WEAKER, FAILS, TESTED } = require('../orchestrator/analysis/rules');
 const { changeTest } = require('../orchestrator/analysis/change');
+const { UsageError } = require('../orchestrator/errors');
 
 const BIN = path.join(__dirname, '..', 'bin', 'orchestrate.js');
-/** The scenarios whose findings the servers this kit reaches can decide (the others decide nothing here). */
-const DECIDED = ['embedded-comments', 'log-inserts', 'many-keys'];
+
+/**
+ * Whether a scenario can decide any of its findings on a kind of server at the article's size,
+ * as its scenario.json and published.json say (servers.<kind>.cannotTest, a check that is
+ * published only, a finding across servers where paired): the planner's own question.
+ */
+function decidesOn(scenario, kind) {
+  const { decidable, tooSmall } = findingsAt(scenario, scenario.loadPublished().findings, kind, scenario.sizes.article, { paired: Boolean(scenario.pairedServers) });
+  return decidable.length + tooSmall.length > 0;
+}
+
+/**
+ * The scenarios a run on this server spec may decide findings of: on the kind the spec names,
+ * or, where the spec does not say what will answer (embedded, a URI), on any kind the scenario
+ * declares. The others decide nothing, and are not run.
+ */
+function decidingScenarios(scenarios, spec) {
+  const parsed = parseServerSpec(spec);
+  // the kinds scenario.json keys its servers by: ferretdb, ferretdb-pg, ferretdb2, mongod, mongod:zstd
+  const kind = { ferretdb: parsed.name, ferretdb2: 'ferretdb2', mongod: serverKind({ spec: parsed.spec, product: 'MongoDB' }) }[parsed.kind] ?? null;
+  // a compressor's kind a scenario does not declare is its mongod's
+  const kindsOf = (s) => (kind ? [s.servers?.[kind] ? kind : kind.split(':')[0]] : Object.keys(s.servers || {}));
+  return scenarios.filter((s) => kindsOf(s).some((k) => decidesOn(s, k))).map((s) => s.name);
+}
+
+/** The scenarios of a finished run that judged at least one finding (its RunModel's verdicts). */
+function decidedIn(model) {
+  return [...new Set(model.verdicts.filter((v) => TESTED.includes(v.status)).map((v) => v.scenario))];
+}
 
 function option(argv, name, fallback) {
   const i = argv.indexOf(name);
@@ -46,9 +80,9 @@ async function runKit(args, out, { loaded }) {
   return out;
 }
 
-/** The quiet run's sizes of the chosen scenarios as --set options, so the loaded run does the same work. */
-function pinnedSizes(dir, chosen) {
-  const data = readRun(dir);
+/** The quiet run's sizes of the chosen scenarios as --set options (model: its RunModel), so the loaded run does the same work. */
+function pinnedSizes(model, chosen) {
+  const { data } = model;
   const sets = new Map();
   for (const record of data.sizes.filter((r) => chosen.includes(r.scenario))) for (const [k, v] of Object.entries(record.sizes)) sets.set(k, v);
   return [...sets].flatMap(([k, v]) => ['--set', `${k}=${v}`]);
@@ -63,8 +97,9 @@ const flips = (a, b) => (a === FAILS && [HOLDS, WEAKER].includes(b)) || (b === F
  * other (|z| ≤ 1.96), and how many moved between holds and does not hold.
  */
 function stabilityTable(quietDir, loadedDir, scenarios) {
-  const quiet = analyseRun(readRun(quietDir), scenarios).verdicts;
-  const loaded = analyseRun(readRun(loadedDir), scenarios).verdicts;
+  // each run's verdicts within itself, as its report made them (no history: the two runs are compared here)
+  const quiet = readRunModel(quietDir, scenarios).verdicts;
+  const loaded = readRunModel(loadedDir, scenarios).verdicts;
   const lines = [
     '| finding | server | alone | beside a busy core | z | same verdict | moved between holds and does not hold |',
     '|---|---|---|---|---:|---|---|',
@@ -99,25 +134,31 @@ async function main(argv) {
   if (dirs.length === 2) {
     [quietDir, loadedDir] = dirs;
   } else if (dirs.length === 1) {
-    // the loaded run repeats the finished run's decided scenarios on its server, at its sizes and rounds
+    // the loaded run repeats the scenarios the finished run decided findings of, on its server, at its sizes and rounds
     [quietDir] = dirs;
-    const quiet = readRun(quietDir);
+    const model = readRunModel(quietDir, scenarios);
+    const quiet = model.data;
     const server = option(argv, '--server', quiet.run.params.servers?.[0] ?? 'embedded');
-    const ran = new Set(quiet.sizes.map((record) => record.scenario));
-    const chosen = DECIDED.filter((name) => ran.has(name));
+    const chosen = decidedIn(model);
+    if (!chosen.length) throw new UsageError(`${quietDir} decided no finding: there is nothing to repeat beside a busy core`);
     const rounds = Object.values(quiet.run.params.rounds || {});
     const roundsArgs = rounds.length && rounds.every((r) => r === rounds[0]) ? ['--rounds', String(rounds[0])] : [];
-    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...roundsArgs, ...pinnedSizes(quietDir, chosen)], path.join(path.dirname(path.resolve(quietDir)), `${path.basename(quietDir)}-loaded`), { loaded: true });
+    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...roundsArgs, ...pinnedSizes(model, chosen)], path.join(path.dirname(path.resolve(quietDir)), `${path.basename(quietDir)}-loaded`), { loaded: true });
   } else {
     const server = option(argv, '--server', 'embedded');
     const budget = option(argv, '--budget', '4m');
     const named = argv.filter((a, i) => !a.startsWith('-') && !['--server', '--budget'].includes(argv[i - 1]));
-    const chosen = named.length ? named : DECIDED;
+    const chosen = named.length ? named : decidingScenarios(scenarios, server);
+    if (!chosen.length) throw new UsageError(`no scenario can decide a finding on ${server}`);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const root = path.join(resolveConfig().runsDir, `verdicts-${stamp}`);
     fs.mkdirSync(root, { recursive: true });
     quietDir = await runKit([...chosen, '--server', server, '--budget', budget], path.join(root, 'quiet'), { loaded: false });
-    loadedDir = await runKit([...chosen, '--server', server, '--size', 'article', ...pinnedSizes(quietDir, chosen)], path.join(root, 'loaded'), { loaded: true });
+    // the loaded run repeats only what the quiet run decided (embedded, say, may decide less than a mongod would)
+    const model = readRunModel(quietDir, scenarios);
+    const decided = decidedIn(model);
+    if (!decided.length) throw new UsageError(`the quiet run ${quietDir} decided no finding: there is nothing to repeat beside a busy core`);
+    loadedDir = await runKit([...decided, '--server', server, '--size', 'article', ...pinnedSizes(model, decided)], path.join(root, 'loaded'), { loaded: true });
   }
   const { table, flipped, same, within, of, left } = stabilityTable(quietDir, loadedDir, scenarios);
   console.log(`\nVerdicts alone (${path.basename(quietDir)}) and beside a busy core (${path.basename(loadedDir)}), the findings judged in both runs; z: the difference of their log-ratios over both standard errors:\n\n${table}\n`);
@@ -133,4 +174,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { stabilityTable, flips };
+module.exports = { stabilityTable, flips, decidingScenarios, decidedIn };

@@ -15,6 +15,7 @@ const {
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const { readRun } = require('../../orchestrator/results/reader');
+const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const {
   withBlocks, drift, coldFirst, oneBlock, runEffect, compose,
 } = require('../helpers/blocks');
@@ -224,7 +225,23 @@ describe('the kept main-job example', () => {
 });
 
 describe('bench:verdicts\' table', () => {
-  const { stabilityTable, flips } = require('../../bench/verdicts');
+  const { stabilityTable, flips, decidingScenarios, decidedIn } = require('../../bench/verdicts');
+
+  it('runs the scenarios that can decide a finding on the server\'s kind, as their scenario.json says, and repeats those the quiet run decided', () => {
+    // FerretDB tests none of power-of-2-sizes' findings nor trade-candles' (published only, or cannotTest there)
+    assert.deepEqual(decidingScenarios(scenarios, 'ferretdb2'), ['embedded-comments', 'log-inserts', 'many-keys']);
+    // a mongod decides trade-candles' little-memory-slower; what embedded or a URI will be is not known before the run
+    assert.ok(decidingScenarios(scenarios, 'mongod').includes('trade-candles'));
+    assert.ok(decidingScenarios(scenarios, 'embedded').includes('trade-candles'));
+    assert.ok(!decidingScenarios(scenarios, 'mongod:zstd').includes('power-of-2-sizes'));
+    // a scenario whose every finding its servers cannot test is never chosen
+    const untestable = { ...scenarios.find((s) => s.name === 'many-keys'), servers: { ferretdb2: { cannotTest: { 'buckets-faster': 'crafted' } } } };
+    assert.deepEqual(decidingScenarios([untestable], 'ferretdb2'), []);
+    // the kept run on ferretdb2 decided findings of these three, and of no other scenario it ran
+    const model = readRunModel(EXAMPLE, scenarios);
+    assert.deepEqual(decidedIn(model).sort(), ['embedded-comments', 'log-inserts', 'many-keys']);
+    assert.ok(model.data.run.params.scenarios.length > 3);
+  });
 
   it('counts only the findings judged in both runs, and gives each one\'s z', () => {
     // the same run again, its original-schema updates 10% faster: that finding's figure moves past its noise, its status stays
