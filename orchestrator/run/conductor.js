@@ -13,12 +13,10 @@ const { startPostgres } = require('../servers/postgres');
 const { postgresMissing } = require('../capabilities');
 const { onCleanup } = require('../processes');
 const { errorLine, bounded } = require('./settle');
+const { ScriptError } = require('../errors');
 
 /** How long a step's partner waits for a block still running once its shells have gone (they died), before it lets go. */
 const SETTLE_MS = 10000;
-
-/** The variant a partner's blocks stand for in the rounds' orders and their turn lines. */
-const VARIANT = 'sql';
 
 /**
  * One step's partner side: opened before the step's shells start (its table emptied, its
@@ -29,6 +27,8 @@ class StepPartner {
   constructor({ session, step, side, vars, pass, repetition }) {
     Object.assign(this, { session, step, side, pass, repetition });
     this.rounds = vars.ROUNDS;
+    // the variant its blocks stand for in the rounds' orders and the script's turn lines (scenario.json)
+    this.variant = session.scenario.baseline.variant;
     this.vars = { PARTNER: session.name };
     this.chain = Promise.resolve();
     this.busy = false;
@@ -62,11 +62,11 @@ class StepPartner {
     this.busy = true;
     try {
       // round 0: the warm-up block the script runs before round 1, in round 1's order
-      if (turn.variant !== VARIANT || !Number.isInteger(round) || round < 0 || round > this.rounds) {
-        throw new Error(`the script asked for ${JSON.stringify(turn)}, not a ${VARIANT} block of round 0 (the warm-up) to ${this.rounds}`);
+      if (turn.variant !== this.variant || !Number.isInteger(round) || round < 0 || round > this.rounds) {
+        throw new ScriptError(`the script asked for ${JSON.stringify(turn)}, not a ${this.variant} block of round 0 (the warm-up) to ${this.rounds}`, { script: this.step.script, server: session.server.name });
       }
-      if (this.broken) throw new Error(`an earlier block failed (${this.broken})`);
-      if (this.abandoned) throw new Error('the step is over');
+      if (this.broken) throw new ScriptError(`an earlier block failed (${this.broken})`, { script: this.step.script, server: session.server.name });
+      if (this.abandoned) throw new ScriptError('the step is over', { script: this.step.script, server: session.server.name });
       const line = await this.side.block(round);
       if (!line.warmup) this.lines.push(line);
       // its place in the round: after the script's own blocks of the round printed so far; how
@@ -230,4 +230,4 @@ class Conductor {
   }
 }
 
-module.exports = { Conductor, VARIANT };
+module.exports = { Conductor };
