@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { VARIABLES, ROOT } = require('./config');
 const { ruleText } = require('./analysis/rule-words');
+const { ClassicsError } = require('./errors');
 
 const BEGIN = (name) => `<!-- generated: ${name} (node scripts/docs.js); edit the source, not this block -->`;
 const END = (name) => `<!-- end generated: ${name} -->`;
@@ -18,7 +19,7 @@ function replaceBlock(text, name, body) {
   const end = END(name);
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`no '${name}' block (the markers ${begin} … ${end})`);
+  if (from < 0 || to < from) throw new ClassicsError(`no '${name}' block (the markers ${begin} … ${end})`);
   return `${text.slice(0, from + begin.length)}\n${body.trimEnd()}\n${text.slice(to)}`;
 }
 

@@ -18,6 +18,12 @@ class UsageError extends ClassicsError {
 /** A scenario folder that does not honour the descriptor contract. */
 class ScenarioError extends ClassicsError {}
 
+/**
+ * A scaling declaration's arithmetic (sizing/expression.js) that cannot be read or computed: an
+ * unknown function, a variable without a value, a stray token. Its message says which.
+ */
+class ExpressionError extends ScenarioError {}
+
 /** A server the kit should start did not come up. */
 class ServerStartError extends ClassicsError {}
 
@@ -74,13 +80,19 @@ class ServerDiedError extends ClassicsError {
 class StepStalledError extends ClassicsError {}
 
 /**
+ * The kit broke a contract of its own (a reason code without words): a bug to report with the
+ * line it printed, not something the user can fix.
+ */
+class InternalError extends ClassicsError {}
+
+/**
  * The server's error codes the kit tells apart, read from an error's `code`, never from its
- * message: Unauthorized (13) and CommandNotFound (59) as src/mongo/base/error_codes.yml names
- * them; 51300 and 51301, the numbers getDefaultRWConcern's assertNotStandaloneOrShardServer
+ * message: Unauthorized (13), AuthenticationFailed (18) and CommandNotFound (59) as
+ * src/mongo/base/error_codes.yml names them (FerretDB answers with the same codes); 51300 and 51301, the numbers getDefaultRWConcern's assertNotStandaloneOrShardServer
  * asserts with (src/mongo/db/commands/rwc_defaults_commands.cpp): "not supported on standalone
  * nodes" (no replication) and "not supported on shard nodes" (a shard's member, reached directly).
  */
-const SERVER_CODES = Object.freeze({ Unauthorized: 13, CommandNotFound: 59, standalone: 51300, shardNode: 51301 });
+const SERVER_CODES = Object.freeze({ Unauthorized: 13, AuthenticationFailed: 18, CommandNotFound: 59, standalone: 51300, shardNode: 51301 });
 
 /** An error's server code (a number), or null where it has none (a network error, a plain Error). */
 function serverCode(err) {
@@ -88,8 +100,21 @@ function serverCode(err) {
   return Number.isInteger(code) ? code : null;
 }
 
+/**
+ * The server codes an error carries: its own, then its causes' (the driver's
+ * MongoServerSelectionError has the server's own error as its cause), outermost first.
+ */
+function serverCodes(err) {
+  const codes = [];
+  for (let e = err, depth = 0; e && depth < 8; e = e.cause, depth += 1) {
+    const code = serverCode(e);
+    if (code !== null) codes.push(code);
+  }
+  return codes;
+}
+
 module.exports = {
-  SERVER_CODES, serverCode,
-  ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
+  SERVER_CODES, serverCode, serverCodes, InternalError,
+  ClassicsError, UsageError, ScenarioError, ExpressionError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
   NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError,
 };

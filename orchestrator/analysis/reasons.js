@@ -8,6 +8,7 @@ const { flowControlText } = require('./replication');
 const { flowControlUnknownText } = require('./replication');
 const { hopUnmeasuredText } = require('./network');
 const { membersMayDifferText, readConcernText } = require('./members');
+const { InternalError } = require('../errors');
 
 const ratioText = (r) => {
   if (!Number.isFinite(r)) return '–';
@@ -92,7 +93,7 @@ const WORDS = {
 /** The words of one reason. */
 function reasonText(reason) {
   const words = WORDS[reason.code];
-  if (!words) throw new Error(`no words for reason ${reason.code}`);
+  if (!words) throw new InternalError(`no words for reason ${reason.code}`);
   return words(reason);
 }
 

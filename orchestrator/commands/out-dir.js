@@ -22,7 +22,7 @@ function makeOutDir(dir, option = '--out') {
   const target = path.resolve(dir);
   try {
     const base = nearestExisting(target);
-    if (!fs.statSync(base).isDirectory()) throw Object.assign(new Error(`${base} is not a folder`), { code: 'ENOTDIR' });
+    if (!fs.statSync(base).isDirectory()) throw new UsageError(`${option} ${dir} cannot be written: ENOTDIR (${base} is not a folder)`);
     const missing = path.relative(base, target).split(path.sep).filter(Boolean);
     let d = base;
     for (const part of missing) {
@@ -31,6 +31,7 @@ function makeOutDir(dir, option = '--out') {
     }
     fs.accessSync(target, fs.constants.W_OK);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`${option} ${dir} cannot be written: ${err.code || err.message}`);
   }
   return target;

@@ -12,6 +12,7 @@
 // or of Node (an ordinary function of this realm) goes to the built-in, which behaves the same
 // for a callback that returns no implicit promise, at the built-in's speed.
 const vm = require('node:vm');
+const { MongoshInternalError } = require('./api/errors');
 
 const TypedArray = Object.getPrototypeOf(Uint8Array);
 const PATCHED_OBJECTS = [Array.prototype, TypedArray.prototype, Function.prototype, Array, Object];
@@ -70,7 +71,7 @@ function installMainRealmSupport(supportCode) {
       const original = before[i].get(key);
       if (original && original.value === descriptor.value && original.get === descriptor.get) continue;
       if (!original || typeof original.value !== 'function' || typeof descriptor.value !== 'function') {
-        throw new Error(`async-rewriter2's support code changed ${String(key)} in a way the kit's shell does not know`);
+        throw new MongoshInternalError(`async-rewriter2's support code changed ${String(key)} in a way the kit's shell does not know`);
       }
       Object.defineProperty(target, key, { ...original, value: dispatcher(String(key), original.value, descriptor.value) });
       installed.push(String(key));

@@ -24,6 +24,7 @@ const path = require('node:path');
 const { valueAt } = require('../analysis/run-model');
 const { markdownText } = require('./escape');
 const { ruleText } = require('../analysis/rule-words');
+const { ScenarioError } = require('../errors');
 
 const WIDTH = 1000;
 const HEIGHT = 560;
@@ -364,7 +365,7 @@ const CHART_BUILDERS = { line: lineChartConfig, bar: barChartConfig };
 /** A chart's config from its spec (the builder by spec.type). */
 function chartConfig(args) {
   const build = CHART_BUILDERS[args.spec.type];
-  if (!build) throw new Error(`no chart of type ${args.spec.type}`);
+  if (!build) throw new ScenarioError(`no chart of type ${args.spec.type} (there are ${Object.keys(CHART_BUILDERS).join(', ')})`);
   return build(args);
 }
 

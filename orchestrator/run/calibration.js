@@ -15,6 +15,7 @@ const { trackChild, dieWithKit } = require('../processes');
 const { redactUri } = require('../servers/spec');
 const { SHELL_URI_VARIABLE } = require('../config');
 const { emptyDatabase, refusalText } = require('./ownership');
+const { ScriptError } = require('../errors');
 
 const SCRIPT = path.join(__dirname, 'calibration-ops.js');
 const DRIVER_SCRIPT = path.join(__dirname, 'calibration-driver.js');
@@ -24,7 +25,7 @@ const WARMUP = 50; // untimed operations of each type first, on every side (the 
 /** { totalMs, cpuUs, calls } per operation type, timed in a shell as the scenario scripts time. */
 async function timeInShell({ shell, uri, ops, warmup, server, database, logFile, lean }) {
   const { measurements, calls } = await runShellScript({ shell, uri, lean, file: SCRIPT, vars: { OPS: ops, WARMUP: warmup, DB_NAME: database }, server, logFile });
-  if (!measurements.length) throw new Error(`the calibration script printed no measurement in ${shell}`);
+  if (!measurements.length) throw new ScriptError(`the calibration script printed no measurement in ${shell}`, { script: SCRIPT, server });
   return { ...measurements[0], calls };
 }
 
@@ -46,7 +47,7 @@ function timeInProcess({ what, command, args, uri, server }) {
     child.on('close', (code) => {
       const line = stdout.split('\n').find((l) => l.startsWith('{"scenario":"harness"'));
       if (code === 0 && line) return resolve(JSON.parse(line));
-      return reject(new Error(`the calibration's ${what} on '${server}' exited with code ${code}: ${redactUri(stderr.trim().split('\n').pop() || 'no output')}`));
+      return reject(new ScriptError(`the calibration's ${what} on '${server}' exited with code ${code}: ${redactUri(stderr.trim().split('\n').pop() || 'no output')}`, { script: what, server }));
     });
   });
 }

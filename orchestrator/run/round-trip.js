@@ -14,6 +14,7 @@ const { ConnectionString } = require('mongodb-connection-string-url');
 const { oneMongosUri, withUriOptions, resolveSrvUri } = require('../servers/reach');
 const { throughMongos } = require('../results/records');
 const { redactUri } = require('../servers/spec');
+const { ScriptError } = require('../errors');
 
 const SCRIPT = path.join(__dirname, 'round-trip-ops.js');
 
@@ -68,7 +69,7 @@ async function scriptRoundTrip({ server, shell, lean, pings, database, logFile, 
       shell, lean, uri: scriptConnectionUri(server.uri, { viaMongos }), file: SCRIPT, vars: { PINGS: pings, DB_NAME: database }, server: server.name, logFile,
     });
     const line = measurements.find((m) => m.scenario === 'round-trip');
-    if (!line || !Number.isFinite(line.roundTripMs)) throw new Error('the script printed no round trip');
+    if (!line || !Number.isFinite(line.roundTripMs)) throw new ScriptError('the script printed no round trip', { script: SCRIPT, server: server.name });
     return {
       roundTripMs: line.roundTripMs,
       roundTripVia: `${shell === 'kit' ? 'the kit\'s shell' : shell}, on the scripts' own kind of connection${viaMongos ? ' to one mongos' : ''}`,

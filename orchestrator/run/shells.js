@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
-const { ScriptError, DiskWriteError, ServerDiedError, StepStalledError } = require('../errors');
+const { ScriptError, DiskWriteError, ServerDiedError, StepStalledError, ScenarioError, UsageError } = require('../errors');
 const { trackChild, dieWithKit } = require('../processes');
 const { redactUri } = require('../servers/spec');
 const { ROOT, SHELL_URI_VARIABLE, KIT_SHELL_LEAN_VARIABLE, KIT_SHELL_CALLS_VARIABLE } = require('../config');
@@ -46,7 +46,7 @@ function defineVariables(vars) {
   return Object.entries(vars)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => {
-      if (!/^[A-Za-z_$][\w$]*$/.test(k)) throw new Error(`not a variable name: ${k}`);
+      if (!/^[A-Za-z_$][\w$]*$/.test(k)) throw new ScenarioError(`not a variable name: ${k}`);
       return `var ${k} = ${JSON.stringify(v)};`;
     })
     .join(' ');
@@ -76,7 +76,7 @@ function errorSummary(lines) {
  */
 function shellInvocation({ shell = DEFAULT_SHELL, uri = null, file = null, vars = {}, lean = 'on', callsFile = null }) {
   const entry = SHELL_ENTRIES[shell];
-  if (!entry) throw new Error(`unknown shell: ${shell}`);
+  if (!entry) throw new UsageError(`unknown shell: ${shell} (known: ${Object.keys(SHELL_ENTRIES).join(', ')})`);
   const connect = uri ? ` db = connect(process.env.${SHELL_URI_VARIABLE});` : '';
   const args = [entry, '--nodb', '--quiet', '--norc', '--eval', `${defineVariables(vars)}${connect}`];
   if (file) args.push('--file', file);

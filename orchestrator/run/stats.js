@@ -76,13 +76,16 @@ async function statsReads(client, db, { probe = 'kit', say = () => {}, pin = nul
  */
 async function pinMember(client, db, readPreference, pin, say) {
   let member = null;
+  const unpinned = (why) => {
+    say(`the sizes are read with read preference ${readPreference.mode}, each read on the member the driver picks for it, not on one member (${member ?? 'no member named'}: ${why})`);
+    return null;
+  };
   try {
     member = (await client.db('admin').command({ hello: 1 }, { readPreference }))?.me ?? null;
-    if (!member) throw new Error('its hello names no member (me)');
+    if (!member) return unpinned('its hello names no member (me)');
     return { client: await pin(member), member };
   } catch (err) {
-    say(`the sizes are read with read preference ${readPreference.mode}, each read on the member the driver picks for it, not on one member (${member ?? 'no member named'}: ${String(err?.message || err).split('\n')[0]})`);
-    return null;
+    return unpinned(String(err?.message || err).split('\n')[0]);
   }
 }
 

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runShellScript, combineCalls } = require('./shells');
-const { DiskWriteError, ServerDiedError } = require('../errors');
+const { DiskWriteError, ServerDiedError, ScriptError } = require('../errors');
 const { otherRuns } = require('../run-state');
 const { readCollectionStats, collectionExists, statsReads, checkpointPolicy, settleSizes } = require('./stats');
 const { claimDatabase, markDatabase, dropOwnedDatabase } = require('./ownership');
@@ -207,7 +207,7 @@ async function runScenario({ scenario, server, client, plan, options, results, p
         const side = partner ? await partner.openStep(step, { vars, pass, repetition }) : null;
         const arrivals = new WeakMap();
         const { measurements, calls } = await runStepScript({ scenario, step, server, vars, logFile, progress, options, results, stallMs, partner: side, arrivals });
-        if (!measurements.length) throw new Error(`${step.script} printed no measurement; see ${logFile}`);
+        if (!measurements.length) throw new ScriptError(`${step.script} printed no measurement; see ${logFile}`, { script: step.script, server: server.name });
         await markDatabase(db, options.runId); // a script may have dropped its database between cases
         const scriptMs = Date.now() - stepStarted;
         const flowControl = flowControlDuring(flowBefore, await readFlowControl(client, server));

@@ -75,7 +75,7 @@ async function capturingWarnings(into, fn) {
 
 /** An error whose `reason` is the part of one line that says why no binary was had. */
 function because(reason) {
-  return Object.assign(new Error(reason), { reason });
+  return Object.assign(new ServerStartError(reason), { reason });
 }
 
 const mb = (bytes) => Math.round(bytes / 1048576 * 10) / 10;
@@ -141,7 +141,7 @@ async function mongodBinary(binaryOpts, { config, progress, name, warnings }) {
 /** Rejects with `message` after ms; the promise itself goes on (the caller cleans up after it). */
 function withTimeout(promise, ms, message) {
   let timer;
-  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); });
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new ServerStartError(message)), ms); });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -211,21 +211,48 @@ function defaultMongod() {
   return { version: DryMongoBinary.getEnsuredOptions({}).version, library: `mongodb-memory-server-core ${require('mongodb-memory-server-core/package.json').version}` };
 }
 
-/** A short reason for an error from MMS, for one line. */
-function reasonOf(err, version) {
+/** mongod's own JSON log line ({ msg, attr }), or null where the line is not one. */
+function logLineOf(line) {
+  try {
+    const parsed = JSON.parse(line);
+    return parsed && typeof parsed === 'object' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A short reason for an error from MMS, for one line, told apart by its class
+ * (mongodb-memory-server-core's lib/util/errors.js) and said from its fields, never read out of
+ * its message, which is shown as it is where its fields say nothing more. What MMS keeps in no
+ * field comes from the start itself (starting): the launch timeout the kit gave it, the mongod
+ * process (its exit code and signal), and the log line an error was raised on (err.line, set by
+ * checkLineByLine), whose own fields (msg, attr.error) say what mongod refused.
+ * @param starting  { launchTimeoutMs, mongod } where the error came of MongoInstance.start
+ */
+function reasonOf(err, version, starting = null) {
+  const errors = require('mongodb-memory-server-core').errors;
   const message = String(err && err.message ? err.message : err);
-  const name = err && err.constructor ? err.constructor.name : '';
-  if (name === 'KnownVersionIncompatibilityError') {
+  const said = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (err instanceof errors.KnownVersionIncompatibilityError) {
     return `mongodb-memory-server has no mongod ${err.requested_version} for ${err.dist} (it has ${err.available_versions}): set MONGOMS_SYSTEM_BINARY to a mongod ${err.requested_version}`;
   }
-  const late = /failed to start within (\d+)ms/.exec(message);
-  if (late) return `mongod did not say "Waiting for connections" within ${Math.round(Number(late[1]) / 1000)} s`;
-  const closed = /closed unexpectedly with code "([^"]*)" and signal "([^"]*)"/.exec(message);
-  if (closed) return `mongod exited before it was ready (exit code ${closed[1]}, signal ${closed[2]})`;
-  const said = /^Instance Failed to start with "([^"]*)"\. Original Error:\s*\n\s*(.*)/i.exec(message);
-  if (said) return `mongod failed to start (${said[1]}): ${said[2].trim()}`;
-  if (name === 'DownloadError') return `mongodb-memory-server could not download mongod ${version} (${(message.split('\n').slice(1).join(' ').trim() || message).replace(/\s+/g, ' ')})`;
-  return message.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 2).join(' ');
+  // MongoInstance.start raises a GenericMMSError at its launch timeout, and otherwise only for an
+  // instance started twice, which the kit never does (each start makes a new MongoInstance)
+  if (err instanceof errors.GenericMMSError && starting?.launchTimeoutMs) {
+    return `mongod did not say "Waiting for connections" within ${Math.round(starting.launchTimeoutMs / 1000)} s`;
+  }
+  if (err instanceof errors.UnexpectedCloseError) {
+    const p = starting?.mongod;
+    return p ? `mongod exited before it was ready (exit code ${p.exitCode}, signal ${p.signalCode})` : `mongod exited before it was ready (${said.join(' ')})`;
+  }
+  if (err instanceof errors.StdoutInstanceError) {
+    const logged = logLineOf(err.line);
+    if (logged?.attr?.error) return `mongod failed to start (${logged.msg}): ${logged.attr.error}`;
+    return `mongod failed to start: ${said.slice(0, 2).join(' ')}`;
+  }
+  if (err instanceof errors.DownloadError) return `mongodb-memory-server could not download mongod ${version} (${String(err.msg || message).replace(/\s+/g, ' ').trim()})`;
+  return said.slice(0, 2).join(' ');
 }
 
 /**
@@ -239,10 +266,15 @@ function reasonOf(err, version) {
 function checkLineByLine(instance, MongoInstance, StdoutInstanceError) {
   instance.checkErrorInLine = function checkEachLine(text) {
     for (const line of String(text).split('\n').map((l) => l.trim()).filter(Boolean)) {
+      // the line an error is raised on goes with it (err.line), for reasonOf to read mongod's own fields
+      const withLine = (err) => { if (err instanceof StdoutInstanceError && err.line === undefined) err.line = line; };
+      this.prependListener('instanceError', withLine);
       try {
         MongoInstance.prototype.checkErrorInLine.call(this, line);
       } catch {
         this.emit('instanceError', new StdoutInstanceError(`Instance failed to start. Original Error:\n${line}`));
+      } finally {
+        this.off('instanceError', withLine);
       }
     }
   };
@@ -330,8 +362,12 @@ async function startMongod({ version = null, compressor = null, topology = 'stan
   checkLineByLine(instance, MongoInstance, errors.StdoutInstanceError);
   instance.on('instanceSTDOUT', (text) => log.write(text));
   instance.on('instanceSTDERR', (text) => log.write(`[stderr] ${text}`));
-  // emitted once mongod and MMS's killer are spawned, both assigned on the instance by then
+  // emitted once mongod and MMS's killer are spawned, both assigned on the instance by then; the
+  // process is kept here, as MMS drops its reference when it stops one that failed (its exit code
+  // and signal are then the kit's to say)
+  let mongodChild = null;
   instance.on('killerLaunched', () => {
+    mongodChild = instance.mongodProcess;
     trackChild(instance.mongodProcess);
     if (instance.killerProcess) trackChild(instance.killerProcess);
   });
@@ -362,7 +398,7 @@ async function startMongod({ version = null, compressor = null, topology = 'stan
       `mongod did not start within ${Math.round((launchTimeout + 10000) / 1000)} s`);
   } catch (err) {
     debug('start: %s; warnings: %o', err.message, warnings);
-    await fail(reasonOf(err, version));
+    await fail(reasonOf(err, version, { launchTimeoutMs: launchTimeout, mongod: mongodChild }));
   }
   let uri = `mongodb://127.0.0.1:${port}/`;
 

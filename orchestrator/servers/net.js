@@ -1,6 +1,7 @@
 'use strict';
 const fs = require('node:fs');
 const net = require('node:net');
+const { ServerStartError } = require('../errors');
 
 /** A TCP port on 127.0.0.1 that nothing listens on right now. */
 function freePort() {
@@ -65,7 +66,7 @@ async function retryUntil(attempt, { timeoutMs, intervalMs = 100, isAlive = () =
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw lastError || new Error('gave up waiting');
+  throw lastError || new ServerStartError(isAlive() ? `no answer within ${Math.round(timeoutMs / 1000)} s` : 'its process exited before it answered');
 }
 
 module.exports = { freePort, retryUntil, onFreePort };

@@ -15,6 +15,7 @@
 // it sends a non-standalone (lib/cmap/connection.js, prepareCommand), a field no production client
 // of a replica set sends.
 const { MongoClient } = require('mongodb');
+const { ServerStartError } = require('../errors');
 
 /** The set's name (mongod's --replSet, the URI's replicaSet=). */
 const REPLICA_SET_NAME = 'classics-rs';
@@ -53,7 +54,7 @@ async function startReplicaSet({ uri, host, config, budgetMs, what }) {
       await admin.command({ replSetInitiate: replicaSetConfig(host) });
     } catch (err) {
       if (err.codeName !== 'AlreadyInitialized' && err.code !== 23) {
-        throw new Error(`${what} did not become a replica set: replSetInitiate was refused (${String(err.errmsg || err.message).split('\n')[0]})`);
+        throw new ServerStartError(`${what} did not become a replica set: replSetInitiate was refused (${String(err.errmsg || err.message).split('\n')[0]})`);
       }
       const { config: kept } = await admin.command({ replSetGetConfig: 1 });
       kept.members = [{ ...kept.members[0], host }];
@@ -64,7 +65,7 @@ async function startReplicaSet({ uri, host, config, budgetMs, what }) {
       const hello = await admin.command({ hello: 1 }).catch(() => ({}));
       if (hello.isWritablePrimary && hello.setName === REPLICA_SET_NAME) return replicaSetUri(host);
       if (Date.now() > deadline) {
-        throw new Error(`${what} did not become primary of its replica set within ${Math.round(budgetMs / 1000)} s (CLASSICS_MONGOD_START_TIMEOUT_MS)`);
+        throw new ServerStartError(`${what} did not become primary of its replica set within ${Math.round(budgetMs / 1000)} s (CLASSICS_MONGOD_START_TIMEOUT_MS)`);
       }
       await new Promise((resolve) => { setTimeout(resolve, POLL_MS); });
     }

@@ -2,7 +2,7 @@
 // Starts (or reaches) the server a spec names and says what it is.
 const debug = require('debug')('classics:servers');
 const { connectReaching } = require('./reach');
-const { UsageError, ServerStartError } = require('../errors');
+const { UsageError, ServerStartError, SERVER_CODES, serverCodes } = require('../errors');
 const { onCleanup } = require('../processes');
 const { startMongod, checkMongodSpec } = require('./mongod');
 const { startFerretDB, startFerretDB2, ferretdb2Missing } = require('./ferretdb');
@@ -107,7 +107,7 @@ async function checkReachable(specs, config) {
     } catch (err) {
       const tooOld = compatibilityLine(`server '${spec.name}' at ${redactUri(spec.uri)}`, err);
       if (tooOld) throw new UsageError(tooOld);
-      const what = /auth/i.test(err.message) ? 'refused the credentials' : `did not answer within ${config.serverSelectionTimeoutMs / 1000} s`;
+      const what = serverCodes(err).includes(SERVER_CODES.AuthenticationFailed) ? 'refused the credentials' : `did not answer within ${config.serverSelectionTimeoutMs / 1000} s`;
       throw new UsageError(`server '${spec.name}' at ${redactUri(spec.uri)} ${what}: ${err.message.split('\n')[0]}`);
     }
     const refused = await refusalOf(spec, config);

@@ -45,13 +45,25 @@ function tooOldLine(subject, version) {
   return `${subject} is MongoDB ${version}; ${NEEDS}`;
 }
 
+/** The driver's MongoCompatibilityError in an error or its causes (a server selection error's cause is the server's), or null. */
+function compatibilityErrorIn(err) {
+  for (let e = err, depth = 0; e && depth < 8; e = e.cause, depth += 1) {
+    if (e instanceof MongoCompatibilityError) return e;
+  }
+  return null;
+}
+
 /**
- * The driver's refusal of a server's wire version (a MongoCompatibilityError, or a server
- * selection error carrying its text), turned into the kit's line about that server; null for any
- * other error.
+ * The driver's refusal of a server's wire version (a MongoCompatibilityError, itself or as the
+ * cause of a server selection error), turned into the kit's line about that server; null for any
+ * other error. Told apart by its class; the wire versions the server reported are read from its
+ * text, the only place the driver puts them (lib/cmap/connect.js checkSupportedServer and
+ * lib/sdam/topology_description.js build it from the hello, which no error field keeps).
  */
 function compatibilityLine(subject, err) {
-  const text = String(err && err.message ? err.message : err);
+  const refusal = compatibilityErrorIn(err);
+  if (!refusal) return null;
+  const text = String(refusal.message);
   const old = /reports (?:maximum )?wire version (\d+), but this version of the (?:Node\.js )?[Dd]river requires at least/.exec(text);
   if (old) {
     const wire = Number(old[1]);

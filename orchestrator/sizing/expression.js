@@ -4,9 +4,9 @@
 // five functions (min and max for a cost that starts past a threshold, such as data beyond a cache). Parsed once into a tree, never handed to eval, so a descriptor can only ever
 // compute a number from its sizes.
 
-const FUNCTIONS = { floor: Math.floor, log10: Math.log10, pow: Math.pow, min: Math.min, max: Math.max };
+const { ExpressionError } = require('../errors');
 
-class ExpressionError extends Error {}
+const FUNCTIONS = { floor: Math.floor, log10: Math.log10, pow: Math.pow, min: Math.min, max: Math.max };
 
 function tokenize(text) {
   const tokens = [];

@@ -442,7 +442,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
       });
       assert.equal(result.code, 130, result.stderr);
       assert.doesNotMatch(result.stderr, /SyntaxError|^\s+at /m, 'mongod\'s two lines in one read did not bring the kit down');
-      assert.match(result.stdout, new RegExp(`${EMBEDDED_FALLBACK}, because no mongod could be started \\(mongod failed to start \\(DBException in initAndListen\\): StandInFailure: asked to fail by MONGOD_STAND_IN_MODE=fail\\)${FERRETDB2_WHY}$`, 'm'));
+      assert.match(result.stdout, new RegExp(`${EMBEDDED_FALLBACK}, because no mongod could be started \\(mongod failed to start \\(DBException in initAndListen, terminating\\): StandInFailure: asked to fail by MONGOD_STAND_IN_MODE=fail\\)${FERRETDB2_WHY}$`, 'm'));
       assert.deepEqual(await box.leftovers(), []);
       assert.deepEqual(box.leftFolders(), []);
     } finally { box.cleanup(); }

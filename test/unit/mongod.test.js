@@ -31,15 +31,19 @@ describe('mongod versions and the driver\'s floor', () => {
 
   it('turns the driver\'s refusal of an old wire version into which MongoDB it is, the floor and why', () => {
     // the two texts of mongodb 7.9: lib/cmap/connect.js and lib/sdam/topology_description.js
-    const fromHandshake = new Error('Server at 127.0.0.1:1234 reports maximum wire version 7, but this version of the Node.js Driver requires at least 9 (MongoDB 4.4)');
-    const fromTopology = new Error('Server at h:1 reports wire version 6, but this version of the driver requires at least 9 (MongoDB 4.4).');
+    const { MongoCompatibilityError } = require('mongodb');
+    const fromHandshake = new MongoCompatibilityError('Server at 127.0.0.1:1234 reports maximum wire version 7, but this version of the Node.js Driver requires at least 9 (MongoDB 4.4)');
+    // a server selection error whose cause is the driver's refusal
+    const fromTopology = new Error('Server selection timed out', { cause: new MongoCompatibilityError('Server at h:1 reports wire version 6, but this version of the driver requires at least 9 (MongoDB 4.4).') });
     assert.equal(versions.compatibilityLine("server 'old'", fromHandshake),
       "server 'old' is MongoDB 4.0 (wire version 7); the kit needs MongoDB 4.4 or later, because the Node.js driver it and mongosh use (mongodb "
       + `${require('mongodb/package.json').version}) refuses servers older than 4.4 (wire version below 9)`);
     assert.match(versions.compatibilityLine('x', fromTopology), /^x is MongoDB 3\.6 \(wire version 6\); the kit needs MongoDB 4\.4 or later/);
-    assert.match(versions.compatibilityLine('x', new Error('Server at h:1 requires wire version 40, but this version of the driver only supports up to 29 (MongoDB 9.0)')),
+    assert.match(versions.compatibilityLine('x', new MongoCompatibilityError('Server at h:1 requires wire version 40, but this version of the driver only supports up to 29 (MongoDB 9.0)')),
       /^x needs wire version 40, newer than the Node\.js driver .* speaks \(up to 29, MongoDB 9\.0\)/);
     assert.equal(versions.compatibilityLine('x', new Error('connect ECONNREFUSED 127.0.0.1:1')), null);
+    // the same words in an error of another class are not the driver's refusal
+    assert.equal(versions.compatibilityLine('x', new Error('Server at h:1 reports wire version 6, but this version of the driver requires at least 9 (MongoDB 4.4).')), null);
   });
 });
 
@@ -51,11 +55,30 @@ describe('mongodb-memory-server\'s failures in one line', () => {
     assert.equal(reasonOf(err, '6.0.14'), 'mongodb-memory-server has no mongod 6.0.14 for Debian 12 (it has >=7.0.3): set MONGOMS_SYSTEM_BINARY to a mongod 6.0.14');
   });
 
-  it('says what mongod did: too slow, exited, or its own error', () => {
-    assert.equal(reasonOf(new mms.GenericMMSError('Instance failed to start within 60000ms')), 'mongod did not say "Waiting for connections" within 60 s');
-    assert.equal(reasonOf(new mms.UnexpectedCloseError(100, null)), 'mongod exited before it was ready (exit code 100, signal null)');
-    assert.equal(reasonOf(new mms.StdoutInstanceError('Instance Failed to start with "DBException in initAndListen". Original Error:\nDBPathInUse: Unable to lock the lock file')),
-      'mongod failed to start (DBException in initAndListen): DBPathInUse: Unable to lock the lock file');
+  it('says what mongod did: too slow, exited, or its own error, by the error\'s class and what the start knows, never by its message', () => {
+    const starting = { launchTimeoutMs: 60000, mongod: { exitCode: 100, signalCode: null } };
+    assert.equal(reasonOf(new mms.GenericMMSError('Instance failed to start within 60000ms'), '8.0.4', starting), 'mongod did not say "Waiting for connections" within 60 s');
+    // the launch timeout is the start's: a message that says another number is not read
+    assert.equal(reasonOf(new mms.GenericMMSError('Instance failed to start within 1ms'), '8.0.4', starting), 'mongod did not say "Waiting for connections" within 60 s');
+    assert.equal(reasonOf(new mms.UnexpectedCloseError(7, 'SIGKILL'), '8.0.4', starting), 'mongod exited before it was ready (exit code 100, signal null)');
+    assert.equal(reasonOf(new mms.UnexpectedCloseError(100, null)), 'mongod exited before it was ready (Instance closed unexpectedly with code "100" and signal "null")');
+    // the same words from another class are not taken for it
+    assert.equal(reasonOf(new Error('Instance failed to start within 60000ms'), '8.0.4', starting), 'Instance failed to start within 60000ms');
+    assert.equal(reasonOf(new mms.DownloadError('https://x/mongodb.tgz', 'Status: 403', 'Status: 403'), '8.0.4'), 'mongodb-memory-server could not download mongod 8.0.4 (Status: 403)');
+  });
+
+  it('says mongod\'s own error from the log line it was raised on', () => {
+    const { MongoInstance } = require('mongodb-memory-server-core');
+    const instance = new MongoInstance({ instance: { port: 1, dbPath: '/nonexistent' } });
+    checkLineByLine(instance, MongoInstance, mms.StdoutInstanceError);
+    const seen = [];
+    instance.on('instanceError', (err) => seen.push(err));
+    instance.stdoutHandler(Buffer.from('{"t":{"$date":"2026-01-01T00:00:00.001+00:00"},"s":"E","c":"CONTROL","id":20557,"ctx":"initandlisten","msg":"DBException in initAndListen, terminating","attr":{"error":"DBPathInUse: Unable to lock the lock file"}}'));
+    instance.stdoutHandler(Buffer.from('mongod: error while loading shared libraries: libcrypto.so.3: cannot open shared object file'));
+    assert.deepEqual(seen.map((err) => reasonOf(err, '8.0.4')), [
+      'mongod failed to start (DBException in initAndListen, terminating): DBPathInUse: Unable to lock the lock file',
+      'mongod failed to start: Instance failed to start because a library is missing or cannot be opened: "libcrypto.so.3"',
+    ]);
   });
 });
 
