@@ -43,6 +43,7 @@ const PROCESS_ID = new BSON.ObjectId();
 let connectionCount = 0;
 
 const ELECTION_ID = new BSON.ObjectId('7fffffff0000000000000001');
+const AUTHENTICATION_FAILED = { ok: 0, code: 18, codeName: 'AuthenticationFailed', errmsg: 'Authentication failed.' };
 
 function hello(state) {
   const set = state?.replicaSet ? {
@@ -79,6 +80,8 @@ function reply(command, sequences, state) {
     case 'aggregate': case 'listcollections': case 'listindexes': return emptyCursor(ns);
     case 'getmore': return { cursor: { nextBatch: [], id: ZERO, ns }, ok: 1 };
     case 'count': return { n: 0, ok: 1 };
+    // test mode: a login refused as mongod refuses one (error_codes.yml: AuthenticationFailed)
+    case 'saslstart': case 'authenticate': if (state.refuseLogins) return AUTHENTICATION_FAILED; return { ok: 1 };
     default: return { ok: 1 }; // ping, drop, create, createIndexes, killCursors, endSessions, ...
   }
 }
@@ -237,11 +240,13 @@ function onConnection(socket, state) {
 /**
  * Starts listening on 127.0.0.1; resolves to { uri, port, stats, received, close() }. With
  * record (test mode), `received` lists every command it got: { opCode, moreToCome, command }.
+ * With refuseLogins (test mode), every login is refused with code 18, AuthenticationFailed.
  */
-function startInstantServer({ port = 0, record = false, replicaSet = null } = {}) {
+function startInstantServer({ port = 0, record = false, replicaSet = null, refuseLogins = false } = {}) {
   const sockets = new Set();
   const state = {
     replicaSet,
+    refuseLogins,
     host: null,
     clusterTime: 1,
     failWrites: 0,

@@ -55,4 +55,21 @@ describe('bad input', function () {
       assert.deepEqual(await leftAfter(tag), [], 'nothing left running');
     });
   }
+
+  it('orchestrate --server x=URI of a server that refuses the login: says so from the server\'s code (18), not its words', async () => {
+    const { startInstantServer } = require('../../bench/instant-server');
+    const server = await startInstantServer({ refuseLogins: true });
+    try {
+      const tag = newTag();
+      const { code, stdout, stderr } = await invokeOnFixture(['--server', `x=mongodb://alice:s3cret@127.0.0.1:${server.port}/`], { env: tag });
+      assert.equal(code, 2, `exit code; stderr: ${stderr}`);
+      const lines = stderr.trim().split('\n');
+      assert.equal(lines.length, 1, `one line, got:\n${stderr}`);
+      assert.match(lines[0], new RegExp(`server 'x' at mongodb://alice:\\*\\*\\*\\*@127\\.0\\.0\\.1:${server.port}/ refused the credentials: `));
+      assert.doesNotMatch(stdout + stderr, /s3cret/, 'no password');
+      assert.deepEqual(await leftAfter(tag), [], 'nothing left running');
+    } finally {
+      await server.close();
+    }
+  });
 });
