@@ -29,7 +29,7 @@ const { serverKind } = require('../orchestrator/results/records');
 const { estimateText } = require('../orchestrator/analysis/verdict-words');
 const { HOLDS, WEAKER, FAILS, TESTED } = require('../orchestrator/analysis/rules');
 const { changeTest } = require('../orchestrator/analysis/change');
-const { UsageError } = require('../orchestrator/errors');
+const { UsageError, ClassicsError } = require('../orchestrator/errors');
 
 const BIN = path.join(__dirname, '..', 'bin', 'orchestrate.js');
 
@@ -73,7 +73,7 @@ async function runKit(args, out, { loaded }) {
   const busy = loaded ? spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }) : null;
   try {
     const run = spawnSync(process.execPath, [BIN, ...args, '--out', out], { stdio: 'inherit' });
-    if (!hasResults(out)) throw new Error(`the ${loaded ? 'loaded' : 'quiet'} run wrote no results (exit ${run.status})`);
+    if (!hasResults(out)) throw new ClassicsError(`the ${loaded ? 'loaded' : 'quiet'} run wrote no results (exit ${run.status})`);
   } finally {
     if (busy) busy.kill('SIGKILL');
   }
