@@ -26,6 +26,25 @@ describe('what this machine can run', function () {
     for (const name of ['SQL baseline', 'compiled client', 'CJK font']) assert.equal(byName[name].kind, 'feature');
   });
 
+  it('says what each feature is for from what the scenarios declare (a baseline module, an article in Chinese, Japanese or Korean), naming none itself', function () {
+    const config = resolveConfig();
+    const scenarios = discoverScenarios(config.shellDir);
+    const byName = Object.fromEntries(capabilities(config, scenarios).map((c) => [c.name, c]));
+    for (const s of scenarios.filter((x) => x.baseline)) assert.ok(byName['SQL baseline'].what.includes(s.name), byName['SQL baseline'].what);
+    for (const s of scenarios.filter((x) => x.article.language === 'zh')) assert.ok(byName['CJK font'].what.includes(s.name), byName['CJK font'].what);
+    const crafted = [
+      { name: 'tally', baseline: { server: 'postgresql' }, article: { language: 'ja' } },
+      { name: 'logs', article: { language: 'zh' } },
+      { name: 'plain', article: { language: 'ru' } },
+    ];
+    const made = Object.fromEntries(capabilities(config, crafted).map((c) => [c.name, c.what]));
+    assert.equal(made['SQL baseline'], 'tally\'s SQL side, on a private PostgreSQL cluster');
+    assert.equal(made['CJK font'], 'report.html\'s Japanese and Chinese text (tally\'s and logs\' articles)');
+    const none = Object.fromEntries(capabilities(config, [crafted[2]]).map((c) => [c.name, c.what]));
+    assert.match(none['SQL baseline'], /no scenario has one/);
+    assert.match(none['CJK font'], /no article is in one/);
+  });
+
   it('orchestrate config lists each server kind and feature, and why one is missing', function () {
     const out = spawnSync(process.execPath, ['bin/orchestrate.js', 'config'], {
       cwd: ROOT, encoding: 'utf8', env: { ...process.env, CLASSICS_FERRETDB_BIN: '/nonexistent/ferretdb' },
