@@ -9,6 +9,7 @@ const { execFileSync } = require('node:child_process');
 const { postgresMissing } = require('./servers/postgres');
 const { ferretdb2Missing } = require('./servers/ferretdb');
 const { discoverScenarios } = require('./scenarios');
+const { ScenarioError } = require('./errors');
 
 const run = (file, args) => execFileSync(file, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
@@ -74,6 +75,16 @@ function featureUses(scenarios) {
   };
 }
 
+/** The sound scenarios under config.shellDir, or none where there is no such folder (config still answers). */
+function knownScenarios(config) {
+  try {
+    return discoverScenarios(config.shellDir);
+  } catch (err) {
+    if (err instanceof ScenarioError) return [];
+    throw err;
+  }
+}
+
 function mongodMissing(config) {
   if (config.mongodSystemBinary) return fs.existsSync(config.mongodSystemBinary) ? null : `MONGOMS_SYSTEM_BINARY names ${config.mongodSystemBinary}, which does not exist`;
   const libs = missingMongodLibraries();
@@ -85,7 +96,7 @@ function mongodMissing(config) {
  * missing is why it cannot be had here, or null. scenarios: the scenario folders' descriptors
  * (what the features are for), by default those under config.shellDir.
  */
-function capabilities(config, scenarios = discoverScenarios(config.shellDir)) {
+function capabilities(config, scenarios = knownScenarios(config)) {
   const uses = featureUses(scenarios);
   const postgres = postgresMissing(config);
   const ferretdb = ferretdbMissing(config);
