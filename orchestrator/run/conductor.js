@@ -1,6 +1,7 @@
 'use strict';
-// The partner of a paired step: a block of a round the script cannot run itself (log-inserts'
-// SQL baseline on PostgreSQL), run by the kit in its place in the round, while the server the
+// The partner of a paired step: a block of a round the script cannot run itself (a scenario's
+// baseline on PostgreSQL, scenario.json's baseline: its module and the variant its blocks stand
+// for), run by the kit in its place in the round, while the server the
 // script writes to runs too, so a drift of the machine lands on both sides of a pair. The
 // scenario's baseline server is started before its steps run on a server (its probes, or its
 // run) and kept for them; each step that has a partner side gets PARTNER; when the script prints
