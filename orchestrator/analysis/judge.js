@@ -22,6 +22,7 @@ const { flowControlUnknownReason } = require('./replication');
 const { membersMayDifferReason, readConcernReason } = require('./members');
 const { checkEvidence } = require('./evidence');
 const { makeVerdict } = require('./verdict');
+const { InternalError } = require('../errors');
 const {
   ruleOf, flatRuleOf, statusOf, figureOf, HOLDS, FAILS, WEAKER, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, TESTED,
 } = require('./rules');
@@ -651,7 +652,7 @@ function judgement(finding, ctx) {
     groups = r.groups;
     dropped = r.dropped;
   } else {
-    throw new Error(`finding ${finding.id}: no check of kind ${check.kind}`);
+    throw new InternalError(`finding ${finding.id}: no check of kind ${check.kind}`);
   }
 
   // what the verdict rests on: each side's median block against its floor, the outliers, drift and contention

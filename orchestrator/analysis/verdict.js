@@ -14,6 +14,7 @@
 // and beside them what the figures rest on (dropped, outliers, drift, contention, floors...).
 // ratio, lo, hi, n, se, pairs, articleRatio and articleClock stay at the top level too: they are
 // verdicts.json's columns, which notebooks read (docs/outputs.md).
+const { InternalError } = require('../errors');
 
 /** Freezes an object and everything inside it. */
 function deepFreeze(value) {
@@ -33,7 +34,7 @@ const finiteOrNull = (x) => (Number.isFinite(x) ? x : null);
  */
 function makeVerdict(fields) {
   const { finding, scenario, server, status } = fields;
-  if (!finding || typeof scenario !== 'string' || !server || !status) throw new Error(`a verdict needs its finding, scenario, server and status (got ${JSON.stringify({ finding, scenario, server, status })})`);
+  if (!finding || typeof scenario !== 'string' || !server || !status) throw new InternalError(`a verdict needs its finding, scenario, server and status (got ${JSON.stringify({ finding, scenario, server, status })})`);
   const figures = {
     ratio: finiteOrNull(fields.ratio), lo: finiteOrNull(fields.lo), hi: finiteOrNull(fields.hi), n: fields.n ?? 0, se: finiteOrNull(fields.se), pairs: fields.pairs ?? [],
   };
