@@ -211,7 +211,7 @@ function findingEvidence(row, columns, said) {
   const drawn = Number.isFinite(row.article.ratio) && row.bands ? ` (drawn as ${escapeHtml(row.article.text)})` : '';
   // a kit question's published.json says what the article said beside it, naming the article itself
   return `<li id="${row.anchor}"><b>${row.kit ? 'The kit\'s question: ' : ''}${escapeHtml(row.claim)}</b><br>`
-    + `<span class="rule">${row.kit ? 'Beside it, ' : 'The article: '}${escapeHtml(row.published)}${drawn}.<br>${row.reasoning ? `What it claimed: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
+    + `<span class="rule">${row.kit ? 'Beside it, ' : 'The article: '}${escapeHtml(row.published)}${drawn}.<br>${row.reasoning ? `${row.kit ? 'Why this rule' : 'What it claimed'}: ${escapeHtml(row.reasoning)}.<br>` : ''}The rule: ${escapeHtml(row.rule)}${bands ? ` On the scale: ${escapeHtml(bands)}.` : ''}</span>`
     + `<ul class="verdicts">${lines}</ul></li>`;
 }
 

@@ -33,7 +33,7 @@ class StepPartner {
     this.vars = { PARTNER: session.name };
     this.chain = Promise.resolve();
     this.busy = false;
-    this.done = 0; // the counted blocks run (a warm-up block, round 0, is run and not counted)
+    this.done = 0; // the counted turns answered (a warm-up's, round 0, is run and not counted)
     this.broken = null; // why a block failed: later turns of the step are answered at once
     this.abandoned = false;
     this.seen = new Map(); // round → the script's own blocks of it seen so far, from the shell that speaks
@@ -68,14 +68,21 @@ class StepPartner {
       }
       if (this.broken) throw new ScriptError(`an earlier block failed (${this.broken})`, { script: this.step.script, server: session.server.name });
       if (this.abandoned) throw new ScriptError('the step is over', { script: this.step.script, server: session.server.name });
-      const line = await this.side.block(round);
-      if (!line.warmup) this.lines.push(line);
-      // its place in the round: after the script's own blocks of the round printed so far; how
-      // busy the machine was during it (run/contention.js), or null: not measured
-      session.results?.append({
-        type: 'block', ...line, position: (this.seen.get(round) || 0) + 1, ...this.tags, contention: session.options.contention?.ofBlock(line) ?? null,
+      // a side may run several variants in its turn (log-inserts' SQL side: its default and
+      // synchronous_commit=off), a line each, one after the other
+      const lines = [].concat(await this.side.block(round));
+      const before = this.seen.get(round) || 0;
+      lines.forEach((line, i) => {
+        if (!line.warmup) this.lines.push(line);
+        // its place in the round: the turn's, after the script's own blocks of the round printed
+        // so far (several lines of one turn: each its place in the turn too, inTurn); how busy
+        // the machine was during it (run/contention.js), or null: not measured
+        session.results?.append({
+          type: 'block', ...line, position: before + 1, ...(lines.length > 1 ? { inTurn: i + 1 } : {}), ...this.tags,
+          contention: session.options.contention?.ofBlock(line) ?? null,
+        });
       });
-      if (!line.warmup) this.done += 1;
+      if (round > 0) this.done += 1;
       ok = true;
     } catch (err) {
       error = errorLine(err);
@@ -103,8 +110,7 @@ class StepPartner {
     await bounded(this.chain, SETTLE_MS);
     try {
       if (this.done === this.rounds && !this.broken && this.session.results) {
-        const total = await this.side.total();
-        this.session.results.append({ type: 'measurement', ...total, ...this.tags });
+        for (const total of [].concat(await this.side.total())) this.session.results.append({ type: 'measurement', ...total, ...this.tags });
       }
     } catch (err) {
       this.session.fail(this.step.name, `its total: ${errorLine(err)}`);

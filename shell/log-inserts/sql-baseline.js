@@ -38,6 +38,18 @@
 //             finds k-1 shares, as the MongoDB collections do. It runs what round 1 would
 //             otherwise pay for alone: the table's first pages, the connections' caches, the
 //             server's plan cache.
+//           - Added, the kit's own question beside the article's (not replacing it): every block
+//             of the SQL side runs twice in its turn, on two sets of connections, into two tables
+//             alike: `sql` with PostgreSQL's default (synchronous_commit=on: each commit waits
+//             for its WAL flush, as SQL Server flushed each row), and `sql-async`, whose
+//             connections SET synchronous_commit = off before any clock starts (a commit returns
+//             before its WAL is flushed; the WAL writer flushes it within wal_writer_delay, 200 ms
+//             by default), which matches w:1 without a journal flush (mongod's w:1 without j, whose
+//             journal is flushed in groups) and MongoDB 1.6, which had no journal at all. The two
+//             run one after the other in the turn, in an order that alternates by round (each
+//             first in half the rounds), so each round pairs them with the script's blocks. Each
+//             line says the setting it ran with, read back from its connection (SHOW
+//             synchronous_commit), as `synchronousCommit`.
 // Sizes:    TEST1_ITERATIONS and TEST2_ITERATIONS from the run's size, as the mongosh scripts get
 //           them; workers as test 2's shells; rounds as the scripts' ROUNDS.
 const crypto = require('node:crypto');
@@ -45,14 +57,30 @@ const { performance } = require('node:perf_hooks');
 const { Client } = require('pg');
 
 // The article's table script is not in the post: a Guid key and one column per LogInfo field.
-const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS log (
+const createTable = (table) => `CREATE TABLE IF NOT EXISTS ${table} (
   id uuid PRIMARY KEY, log_date timestamptz NOT NULL, source text NOT NULL,
   category text NOT NULL, message text NOT NULL, log_type integer NOT NULL)`;
 // Named, so pg parses and plans it once per connection, as SqlCommand.Prepare() did.
-const INSERT = {
-  name: 'insert-log',
-  text: 'INSERT INTO log (id, log_date, source, category, message, log_type) VALUES ($1, $2, $3, $4, $5, $6)',
-};
+const insertInto = (table) => ({
+  name: `insert-${table}`,
+  text: `INSERT INTO ${table} (id, log_date, source, category, message, log_type) VALUES ($1, $2, $3, $4, $5, $6)`,
+});
+
+/**
+ * The SQL side's two variants, each on connections and a table of its own: the article's (the
+ * server's default, synchronous_commit=on: every commit waits for its WAL flush) and the kit's
+ * durability-matched one (synchronous_commit=off, SET on each of its connections before any
+ * clock starts: a commit returns before its flush, as w:1 without a journal flush).
+ */
+const SIDES = [
+  { method: 'sql', table: 'log', synchronousCommit: null },
+  { method: 'sql-async', table: 'log_async', synchronousCommit: 'off' },
+];
+
+/** The sides in the order round `round` runs them: the article's first in odd rounds, the durability-matched one in even ones (round 0, the warm-up, as round 1). */
+function sidesInOrder(round) {
+  return Math.max(round, 1) % 2 === 1 ? SIDES : [...SIDES].reverse();
+}
 
 function newGuid() {
   return crypto.randomUUID();
@@ -102,8 +130,8 @@ function rowOf(info) {
 }
 
 /** The article's SqlLogService.Log: fill the prepared statement's parameters and execute it. */
-async function logOnce(client) {
-  const res = await client.query({ ...INSERT, values: rowOf(newLogInfo()) });
+async function logOnce(client, insert) {
+  const res = await client.query({ ...insert, values: rowOf(newLogInfo()) });
   return res.rowCount;
 }
 
@@ -112,10 +140,10 @@ async function logOnce(client) {
  * one insert in a transaction rolled back. A named statement outlives the transaction it was
  * parsed in (it belongs to the session), and the row does not.
  */
-async function prepareInsert(client) {
+async function prepareInsert(client, insert) {
   await client.query('BEGIN');
   try {
-    await logOnce(client);
+    await logOnce(client, insert);
   } finally {
     await client.query('ROLLBACK');
   }
@@ -132,18 +160,18 @@ function writerShares(n, connections) {
 }
 
 /** Writes each client's share at once; each client's span on the Date clock. */
-async function writeOnEach(clients, shares) {
+async function writeOnEach(clients, shares, insert) {
   return Promise.all(clients.map(async (client, w) => {
     const startedAt = Date.now();
     let inserted = 0;
-    for (let i = 0; i < shares[w]; i++) inserted += await logOnce(client);
+    for (let i = 0; i < shares[w]; i++) inserted += await logOnce(client, insert);
     return { inserted, span: [startedAt, Date.now()] };
   }));
 }
 
-async function tableState(admin) {
-  const { rows: [r] } = await admin.query(`SELECT count(*)::int AS count, pg_table_size('log')::bigint AS table_bytes,
-    pg_indexes_size('log')::bigint AS index_bytes, pg_total_relation_size('log')::bigint AS total_bytes FROM log`);
+async function tableState(admin, table) {
+  const { rows: [r] } = await admin.query(`SELECT count(*)::int AS count, pg_table_size('${table}')::bigint AS table_bytes,
+    pg_indexes_size('${table}')::bigint AS index_bytes, pg_total_relation_size('${table}')::bigint AS total_bytes FROM ${table}`);
   return { count: r.count, storageSize: Number(r.table_bytes), totalIndexSize: Number(r.index_bytes), totalRelationSize: Number(r.total_bytes) };
 }
 
@@ -161,15 +189,38 @@ const STEPS = {
   test2: { test: 'test 2: parallel', size: 'TEST2_ITERATIONS', connections: (workers) => workers },
 };
 
+/** One variant's connections opened, its setting SET and read back, its statement prepared on each. */
+async function openSide(spec, { connectionString, connections }) {
+  const clients = Array.from({ length: connections }, () => new Client({ connectionString }));
+  // an idle connection the server ends (it stopped, or an administrator ended it) says so in an
+  // event, which would otherwise end the process: the next query on it fails, and says why
+  for (const c of clients) c.on('error', () => {});
+  const insert = insertInto(spec.table);
+  try {
+    await Promise.all(clients.map((c) => c.connect()));
+    // in the session every timed insert runs in, before any clock starts
+    if (spec.synchronousCommit) await Promise.all(clients.map((c) => c.query(`SET synchronous_commit = ${spec.synchronousCommit}`)));
+    const said = await Promise.all(clients.map(async (c) => (await c.query('SHOW synchronous_commit')).rows[0].synchronous_commit));
+    if (new Set(said).size !== 1) throw new Error(`its connections read back different synchronous_commit settings: ${said.join(', ')}`);
+    await Promise.all(clients.map((c) => prepareInsert(c, insert)));
+    return { ...spec, clients, insert, synchronousCommit: said[0], blocks: [] };
+  } catch (err) {
+    await Promise.all(clients.map((c) => c.end().catch(() => {})));
+    throw err;
+  }
+}
+
 /**
  * The SQL side of one step, cut into the same paired rounds as the mongosh script beside it:
- * opened once (the table emptied, as the article emptied its database before a test, the
- * connections opened and each one's statement prepared before any clock starts), then
- * block(round) once per round, each writing that round's share of the step's records into the
- * same table (so at round k it holds k-1 shares, as each MongoDB collection does), each timed
- * alone, after block(0) where the script warms up (round 1's share, recorded as a warm-up and
- * deleted after its clock); then total() sums the counted blocks into the step's line as the
- * article printed it, with the table's size. Null for a step the article wrote no SQL rows in.
+ * opened once (each variant's table emptied, as the article emptied its database before a test,
+ * its connections opened, its setting SET and its statement prepared before any clock starts),
+ * then block(round) once per round, each writing that round's share of the step's records into
+ * each variant's table in turn (so at round k each holds k-1 shares, as each MongoDB collection
+ * does), each variant's block timed alone: [a line for `sql`, one for `sql-async`], in the
+ * round's order; after block(0) where the script warms up (round 1's share, recorded as a
+ * warm-up and deleted after its clock). total() sums each variant's counted blocks into the
+ * step's line as the article printed it, with its table's size: [one line per variant]. Null
+ * for a step the article wrote no SQL rows in.
  */
 async function openStep({ connectionString, step, sizes, workers, rounds }) {
   const spec = STEPS[step];
@@ -177,62 +228,73 @@ async function openStep({ connectionString, step, sizes, workers, rounds }) {
   const iterations = sizes[spec.size];
   const connections = spec.connections(workers);
   const admin = new Client({ connectionString });
-  const clients = Array.from({ length: connections }, () => new Client({ connectionString }));
-  const blocks = [];
-  let removed = 0;
+  admin.on('error', () => {});
+  const sides = [];
+  const removed = {};
   let closed = null;
-  // an idle connection the server ends (it stopped, or an administrator ended it) says so in an
-  // event, which would otherwise end the process: the next query on it fails, and says why
-  for (const c of [admin, ...clients]) c.on('error', () => {});
   try {
     await admin.connect();
-    await admin.query(CREATE_TABLE);
-    removed = (await admin.query('SELECT count(*)::int AS n FROM log')).rows[0].n;
-    await admin.query('TRUNCATE log');
-    await Promise.all(clients.map((c) => c.connect()));
-    await Promise.all(clients.map(prepareInsert));
+    for (const side of SIDES) {
+      await admin.query(createTable(side.table));
+      removed[side.method] = (await admin.query(`SELECT count(*)::int AS n FROM ${side.table}`)).rows[0].n;
+      await admin.query(`TRUNCATE ${side.table}`);
+    }
+    for (const side of SIDES) sides.push(await openSide(side, { connectionString, connections }));
   } catch (err) {
-    await Promise.all([admin, ...clients].map((c) => c.end().catch(() => {})));
+    await Promise.all([admin, ...sides.flatMap((d) => d.clients)].map((c) => c.end().catch(() => {})));
     throw err;
   }
-  const base = { step, test: spec.test, method: 'sql', collection: 'log' };
+  const baseOf = (side) => ({ step, test: spec.test, method: side.method, collection: side.table, synchronousCommit: side.synchronousCommit });
+  const byMethod = new Map(sides.map((d) => [d.method, d]));
+
+  /** One variant's block of round `round`: n records on every one of its connections at once. */
+  async function blockOf(side, round, n) {
+    const warmup = round === 0;
+    const started = Date.now(); const t0 = performance.now();
+    const outcomes = await writeOnEach(side.clients, writerShares(n, connections), side.insert);
+    const hrMs = performance.now() - t0; const ended = Date.now();
+    const spans = outcomes.map((o) => o.span);
+    const line = {
+      ...baseOf(side), round, rounds, iterations: n, ms: ended - started, hrMs: Math.round(hrMs * 1000) / 1000,
+      inserted: outcomes.reduce((k, o) => k + o.inserted, 0), startedAt: started, endedAt: ended,
+      ...(connections > 1 ? { workers: connections, workerSpans: spans, workersOverlapped: overlapped(spans) } : {}),
+      ...(warmup ? { warmup: true } : {}),
+    };
+    // the warm-up's rows go again, after its clock: round 1 finds the table empty, as the collections
+    if (warmup) await admin.query(`DELETE FROM ${side.table}`);
+    else side.blocks.push(line);
+    return line;
+  }
+
   return {
-    /** Round `round` of `rounds`: its share of the records, on every connection at once; round 0, the warm-up: round 1's share, deleted after. */
+    /** Round `round` of `rounds`: its share of the records, each variant in turn; round 0, the warm-up: round 1's share, deleted after. */
     async block(round) {
-      const warmup = round === 0;
-      const n = roundShare(iterations, rounds, warmup ? 1 : round);
-      const started = Date.now(); const t0 = performance.now();
-      const outcomes = await writeOnEach(clients, writerShares(n, connections));
-      const hrMs = performance.now() - t0; const ended = Date.now();
-      const spans = outcomes.map((o) => o.span);
-      const line = {
-        ...base, round, rounds, iterations: n, ms: ended - started, hrMs: Math.round(hrMs * 1000) / 1000,
-        inserted: outcomes.reduce((k, o) => k + o.inserted, 0), startedAt: started, endedAt: ended,
-        ...(connections > 1 ? { workers: connections, workerSpans: spans, workersOverlapped: overlapped(spans) } : {}),
-        ...(warmup ? { warmup: true } : {}),
-      };
-      // the warm-up's rows go again, after its clock: round 1 finds the table empty, as the collections
-      if (warmup) await admin.query('DELETE FROM log');
-      else blocks.push(line);
-      return line;
+      const n = roundShare(iterations, rounds, round === 0 ? 1 : round);
+      const lines = [];
+      for (const { method } of sidesInOrder(round)) lines.push(await blockOf(byMethod.get(method), round, n));
+      return lines;
     },
-    /** The step's line: the blocks' times and counts summed, and the table after them. */
+    /** The step's lines, one per variant: its blocks' times and counts summed, and its table after them. */
     async total() {
-      const sum = (field) => blocks.reduce((k, b) => k + b[field], 0);
-      const inserted = sum('inserted');
-      const state = await tableState(admin);
-      return {
-        ...base, iterations, rounds: blocks.length, ms: sum('ms'), hrMs: Math.round(sum('hrMs') * 1000) / 1000,
-        inserted, removed, ...state, expectedCount: inserted, countOk: state.count === inserted,
-        ...(connections > 1 ? { workers: connections, workersOverlapped: blocks.every((b) => b.workersOverlapped) } : {}),
-      };
+      const lines = [];
+      for (const side of sides) {
+        const sum = (field) => side.blocks.reduce((k, b) => k + b[field], 0);
+        const inserted = sum('inserted');
+        const state = await tableState(admin, side.table);
+        lines.push({
+          ...baseOf(side), iterations, rounds: side.blocks.length, ms: sum('ms'), hrMs: Math.round(sum('hrMs') * 1000) / 1000,
+          inserted, removed: removed[side.method], ...state, expectedCount: inserted, countOk: state.count === inserted,
+          ...(connections > 1 ? { workers: connections, workersOverlapped: side.blocks.every((b) => b.workersOverlapped) } : {}),
+        });
+      }
+      return lines;
     },
     /** Ends the step's connections (once, however often it is called); a query still running on one fails. */
     close() {
-      closed ??= Promise.all([admin, ...clients].map((c) => c.end().catch(() => {})));
+      closed ??= Promise.all([admin, ...sides.flatMap((d) => d.clients)].map((c) => c.end().catch(() => {})));
       return closed;
     },
   };
 }
 
-module.exports = { openStep, STEPS, roundShare, writerShares, newLogInfo, rowOf };
+module.exports = { openStep, STEPS, SIDES, sidesInOrder, roundShare, writerShares, newLogInfo, rowOf };

@@ -38,6 +38,7 @@ const FINDINGS = [
   { id: 'old-engine', claim: 'the old engine wrote faster', published: '1.4× faster', decidedBy: 'not decided by a measurement', check: { kind: 'publishedOnly', reason: 'the old engine cannot be run today (a fork of its time, long gone), so this stays the article\'s figure', reasonInBrief: 'the old engine cannot be run today, so this stays the article\'s figure' } },
   {
     id: 'kit-question', source: 'kit', claim: 'a is slower than b on today\'s servers', published: 'the article asked nothing of it', decidedBy: 'holds at 1.5× or more.',
+    reasoning: 'the kit\'s question, asked beside the article\'s: is a slower by half again',
     check: { kind: 'ratio', field: 'seconds', num: { schema: 'a' }, den: { schema: 'b' }, atLeast: 1.5, margin: 0.1 },
   },
 ];
@@ -213,6 +214,10 @@ describe('report model', () => {
     const html = reportHtml({ model, title: 't', sectionsOf: () => null, appendixOf: () => [] });
     assert.equal((html.match(/<td class="cell /g) || []).length, model.rows.length * model.columns.length);
     assert.match(html, /Noto Sans CJK SC/);
+    // a kit's question says why its rule is what it is, never what the article claimed
+    const kitItem = html.slice(html.indexOf('<li id="finding-crafted-kit-question"'));
+    assert.match(kitItem.slice(0, kitItem.indexOf('</li>')), /^<li[^>]*><b>The kit's question: [\s\S]*Why this rule: the kit&#39;s question, asked beside/);
+    assert.doesNotMatch(kitItem.slice(0, kitItem.indexOf('</li>')), /What it claimed/);
     const png = await inspectPng(verdictsPng(model, 'crafted'));
     assert.ok(png.distinctColours > 5);
   });

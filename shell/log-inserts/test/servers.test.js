@@ -6,10 +6,14 @@ const { scenarioOf, smokeRunOn, verdictsOf, assertDeclaredUntestable } = require
 const { inspectPng } = require('../../../test/helpers/png');
 const { processesWithTag, leftAfter } = require('../../../test/helpers/processes');
 const { pairedRoundsOf } = require('../../../test/helpers/paired-rounds');
+const { sidesInOrder } = require('../sql-baseline');
 
 // the article's test 3 wrote with insert only, after its fix; the kit reads it as one loop and as parallel
 const METHODS_OF = { test1: ['save', 'insert'], test2: ['save', 'insert'], test3: ['insert'], 'test3-parallel': ['insert'] };
 const METHODS = ['save', 'insert'];
+// the SQL side's variants, both run in its turn of each round: PostgreSQL's default, and the kit's
+// durability-matched one (synchronous_commit=off), each with the setting it read back
+const SQL_METHODS = { sql: 'on', 'sql-async': 'off' };
 const CHARTS = ['test1-time', 'test2-time', 'test3-time', 'test2-storage'];
 const scenario = scenarioOf(__dirname);
 const FINDINGS = scenario.findings;
@@ -27,11 +31,13 @@ for (const server of scenario.kinds) {
     let WORKERS;
     let ITERATIONS;
     const measured = (step, method) => run.measurements.filter((m) => m.server === server && m.step === step && m.method === method);
-    const sql = (step) => run.measurements.filter((m) => m.server === 'postgresql' && m.step === step);
+    const sql = (step, method = 'sql') => run.measurements.filter((m) => m.server === 'postgresql' && m.step === step && m.method === method);
     // the counted blocks (rounds 1 to ROUNDS); the warm-up round's apart (round 0, warmup true)
     const blocks = (step, method) => run.blocks.filter((b) => b.server === server && b.step === step && b.method === method && !b.warmup).sort((a, b) => a.round - b.round);
-    const sqlBlocks = (step) => run.blocks.filter((b) => b.server === 'postgresql' && b.step === step && !b.warmup).sort((a, b) => a.round - b.round);
-    const warmUps = (step) => run.blocks.filter((b) => (b.server === server || b.server === 'postgresql') && b.step === step && b.warmup).sort((a, b) => a.position - b.position);
+    const sqlBlocks = (step, method = 'sql') => run.blocks.filter((b) => b.server === 'postgresql' && b.step === step && b.method === method && !b.warmup).sort((a, b) => a.round - b.round);
+    const warmUps = (step) => run.blocks.filter((b) => (b.server === server || b.server === 'postgresql') && b.step === step && b.warmup).sort((a, b) => a.position - b.position || (a.inTurn ?? 0) - (b.inTurn ?? 0));
+    /** A round's order with the SQL turn's variants in the order that round ran them. */
+    const withSqlSides = (order, round) => order.flatMap((v) => (v === 'sql' ? sidesInOrder(round).map((d) => d.method) : [v]));
     /** A block's span on the Date clock, from its (first shell's) start to its (last shell's) applied instant, or its end on the SQL side. */
     const spanOf = (b) => {
       if (b.server === 'postgresql') return [b.startedAt, b.endedAt];
@@ -62,11 +68,14 @@ for (const server of scenario.kinds) {
         }
       }
       for (const step of ['test1', 'test2']) {
-        const [cell] = sql(step);
-        assert.equal(cell.method, 'sql');
-        assert.ok(Number.isInteger(cell.ms) && cell.ms > 0 && cell.hrMs > 0, `sql ${step}`);
+        for (const [method, setting] of Object.entries(SQL_METHODS)) {
+          const cells = sql(step, method);
+          assert.equal(cells.length, 1, `${method} ${step}`);
+          assert.ok(Number.isInteger(cells[0].ms) && cells[0].ms > 0 && cells[0].hrMs > 0, `${method} ${step}`);
+          assert.equal(cells[0].synchronousCommit, setting, `${method} ${step}: the setting read back from its connections`);
+        }
       }
-      assert.deepEqual(sql('test3'), [], 'the article wrote no SQL rows in test 3');
+      assert.deepEqual(run.measurements.filter((m) => m.server === 'postgresql' && m.step.startsWith('test3')), [], 'the article wrote no SQL rows in test 3');
     });
 
     it('cuts tests 1 and 2 into ROUNDS paired rounds: a block of save, of insert and of the SQL baseline in each, in the order drawn from the seed', () => {
@@ -74,23 +83,28 @@ for (const server of scenario.kinds) {
       const orders = roundOrders(['save', 'insert', 'sql'], ROUNDS, run.run.params.seed);
       for (const step of ['test1', 'test2']) {
         const shares = roundShares(ITERATIONS[step], ROUNDS);
-        const sides = [...METHODS.map((method) => [method, blocks(step, method)]), ['sql', sqlBlocks(step)]];
+        const sides = [...METHODS.map((method) => [method, blocks(step, method)]), ...Object.keys(SQL_METHODS).map((method) => [method, sqlBlocks(step, method)])];
         for (const [method, list] of sides) {
           assert.deepEqual(list.map((b) => b.round), Array.from({ length: ROUNDS }, (_, r) => r + 1), `${step} ${method}: one block a round`);
           list.forEach((b, r) => {
             assert.equal(b.rounds, ROUNDS);
             assert.equal(b.method, method);
             assert.equal(b.iterations, shares[r][1] - shares[r][0], `${step} ${method} round ${b.round}: its share`);
-            assert.equal(b.position, orders[r].indexOf(method) + 1, `${step} ${method} round ${b.round}: its place in the drawn order ${orders[r]}`);
+            // the SQL side's two variants share the turn's place, each its place in the turn
+            assert.equal(b.position, orders[r].indexOf(method in SQL_METHODS ? 'sql' : method) + 1, `${step} ${method} round ${b.round}: its place in the drawn order ${orders[r]}`);
+            if (method in SQL_METHODS) {
+              assert.equal(b.inTurn, sidesInOrder(b.round).findIndex((d) => d.method === method) + 1, `${step} ${method} round ${b.round}: its place in the turn`);
+              assert.equal(b.synchronousCommit, SQL_METHODS[method]);
+            }
             assert.ok(Number.isInteger(b.ms) && b.ms >= 0, `${step} ${method} round ${b.round} ms`);
-            if (method !== 'sql') {
+            if (!(method in SQL_METHODS)) {
               assert.ok(Number.isInteger(b.appliedMs) && b.appliedMs >= b.ms, `${step} ${method} round ${b.round}: applied ${b.appliedMs}, sent ${b.ms}`);
               assert.equal(b.collection, `log_${method}`);
               assert.equal(b.test, measured(step, method)[0].test);
             }
           });
         }
-        for (const b of sqlBlocks(step)) {
+        for (const b of [...sqlBlocks(step), ...sqlBlocks(step, 'sql-async')]) {
           assert.deepEqual(b.forServers, [server], 'a SQL block names the server it was paired with');
           assert.equal(b.baselineFor, 'log-inserts');
           assert.equal(b.inserted, b.iterations);
@@ -103,7 +117,7 @@ for (const server of scenario.kinds) {
       const orders = roundOrders(['save', 'insert', 'sql'], ROUNDS, run.run.params.seed);
       for (const step of ['test1', 'test2']) {
         const warm = warmUps(step);
-        assert.deepEqual(warm.map((b) => [b.round, b.method]), orders[0].map((method) => [0, method]), `${step}: round 1's order`);
+        assert.deepEqual(warm.map((b) => [b.round, b.method]), withSqlSides(orders[0], 1).map((method) => [0, method]), `${step}: round 1's order`);
         const [first] = roundShares(ITERATIONS[step], ROUNDS);
         for (const b of warm) {
           assert.equal(b.iterations, first[1] - first[0], `${step} ${b.method}: round 1's share`);
@@ -115,15 +129,16 @@ for (const server of scenario.kinds) {
 
     it('interleaves the SQL baseline\'s blocks with the server\'s while both run: each block in its place in time, none overlapping another', () => {
       for (const step of ['test1', 'test2']) {
-        const all = [...warmUps(step), ...METHODS.flatMap((method) => blocks(step, method)), ...sqlBlocks(step)].sort((a, b) => a.round - b.round || a.position - b.position);
-        assert.equal(all.length, 3 * (ROUNDS + 1));
+        const all = [...warmUps(step), ...METHODS.flatMap((method) => blocks(step, method)), ...sqlBlocks(step), ...sqlBlocks(step, 'sql-async')]
+          .sort((a, b) => a.round - b.round || a.position - b.position || (a.inTurn ?? 0) - (b.inTurn ?? 0));
+        assert.equal(all.length, 4 * (ROUNDS + 1));
         const spans = all.map(spanOf);
         spans.forEach(([start, end], i) => {
           assert.ok(Number.isInteger(start) && end >= start, `${step} ${all[i].method} round ${all[i].round}: ${start}-${end}`);
           if (i > 0) assert.ok(spans[i - 1][1] <= start, `${step}: ${all[i - 1].method} of round ${all[i - 1].round} ended at ${spans[i - 1][1]}, after ${all[i].method} of round ${all[i].round} began at ${start}`);
         });
         // the SQL side did not run after the server had finished: its first block is before the server's last
-        const serverEnd = Math.max(...spans.filter((_, i) => all[i].method !== 'sql').map(([, e]) => e));
+        const serverEnd = Math.max(...spans.filter((_, i) => !(all[i].method in SQL_METHODS)).map(([, e]) => e));
         assert.ok(spanOf(sqlBlocks(step)[0])[1] < serverEnd, `${step}: the SQL blocks ran between the server's`);
       }
     });
@@ -143,12 +158,14 @@ for (const server of scenario.kinds) {
           }
           assert.equal(sum(list, 'iterations'), ITERATIONS[step]);
         }
-        const [total] = sql(step);
-        assert.equal(total.ms, sum(sqlBlocks(step), 'ms'), `sql ${step} ms`);
-        assert.ok(Math.abs(total.hrMs - sum(sqlBlocks(step), 'hrMs')) < 0.01, `sql ${step} hrMs`);
-        assert.equal(total.inserted, sum(sqlBlocks(step), 'inserted'));
-        assert.deepEqual(total.forServers, [server]);
-        assert.equal(total.baselineFor, 'log-inserts');
+        for (const method of Object.keys(SQL_METHODS)) {
+          const [total] = sql(step, method);
+          assert.equal(total.ms, sum(sqlBlocks(step, method), 'ms'), `${method} ${step} ms`);
+          assert.ok(Math.abs(total.hrMs - sum(sqlBlocks(step, method), 'hrMs')) < 0.01, `${method} ${step} hrMs`);
+          assert.equal(total.inserted, sum(sqlBlocks(step, method), 'inserted'));
+          assert.deepEqual(total.forServers, [server]);
+          assert.equal(total.baselineFor, 'log-inserts');
+        }
       }
       const log = fs.readFileSync(path.join(out, 'logs', `${server}-log-inserts-test1.log`), 'utf8');
       const [save] = measured('test1', 'save');
@@ -169,10 +186,12 @@ for (const server of scenario.kinds) {
         }
       }
       for (const step of ['test1', 'test2']) {
-        const [cell] = sql(step);
-        assert.equal(cell.inserted, ITERATIONS[step]);
-        assert.equal(cell.count, ITERATIONS[step], `sql ${step}: the table held only this test's rows`);
-        assert.equal(cell.countOk, true);
+        for (const method of Object.keys(SQL_METHODS)) {
+          const [cell] = sql(step, method);
+          assert.equal(cell.inserted, ITERATIONS[step]);
+          assert.equal(cell.count, ITERATIONS[step], `${method} ${step}: the table held only this test's rows`);
+          assert.equal(cell.countOk, true);
+        }
       }
     });
 
@@ -199,10 +218,12 @@ for (const server of scenario.kinds) {
       assert.equal(parallel3.workersOverlapped, true);
       assert.equal(parallel3.test, 'test 3: parallel');
 
-      const [sqlCell] = sql('test2');
-      assert.equal(sqlCell.workers, WORKERS);
-      assert.equal(sqlCell.workersOverlapped, true);
-      for (const b of sqlBlocks('test2')) assert.equal(b.workersOverlapped, true, `sql round ${b.round}: spans ${JSON.stringify(b.workerSpans)}`);
+      for (const method of Object.keys(SQL_METHODS)) {
+        const [sqlCell] = sql('test2', method);
+        assert.equal(sqlCell.workers, WORKERS);
+        assert.equal(sqlCell.workersOverlapped, true);
+        for (const b of sqlBlocks('test2', method)) assert.equal(b.workersOverlapped, true, `${method} round ${b.round}: spans ${JSON.stringify(b.workerSpans)}`);
+      }
     });
 
     it('reads the storage after each test: collection stats, and the SQL table\'s size', () => {
@@ -213,9 +234,11 @@ for (const server of scenario.kinds) {
         }
       }
       for (const step of ['test1', 'test2']) {
-        const [cell] = sql(step);
-        assert.ok(cell.storageSize > 0 && cell.totalIndexSize > 0);
-        assert.equal(cell.totalRelationSize, cell.storageSize + cell.totalIndexSize);
+        for (const method of Object.keys(SQL_METHODS)) {
+          const [cell] = sql(step, method);
+          assert.ok(cell.storageSize > 0 && cell.totalIndexSize > 0, `${method} ${step}`);
+          assert.equal(cell.totalRelationSize, cell.storageSize + cell.totalIndexSize);
+        }
       }
     });
 

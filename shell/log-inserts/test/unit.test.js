@@ -154,6 +154,24 @@ describe('log-inserts paired rounds', () => {
     for (const v of variants) assert.ok(leads[v] > 600 && leads[v] < 1000, JSON.stringify(leads));
   });
 
+  it('runs the SQL side\'s two variants in its turn, mirrored in twos as the rounds are: each first in half the rounds', () => {
+    const methods = (round) => sqlBaseline.sidesInOrder(round).map((d) => d.method);
+    assert.deepEqual(methods(0), methods(1), 'the warm-up runs round 1\'s order');
+    for (let r = 1; r <= 8; r++) {
+      assert.deepEqual([...methods(r)].sort(), ['sql', 'sql-async'], `round ${r}: both, once each`);
+      if (r % 2 === 0) assert.deepEqual(methods(r), [...methods(r - 1)].reverse(), `round ${r} mirrors round ${r - 1}, as the script's order does`);
+    }
+    const firsts = Array.from({ length: 8 }, (_, k) => methods(k + 1)[0]);
+    assert.equal(firsts.filter((m) => m === 'sql').length, 4);
+  });
+
+  it('leaves the article\'s SQL side on the server\'s default and sets synchronous_commit off on the durability-matched one, each in a table of its own', () => {
+    const [durable, matched] = sqlBaseline.SIDES;
+    assert.deepEqual([durable.method, durable.synchronousCommit], ['sql', null], 'the article\'s comparison is unchanged: PostgreSQL\'s default');
+    assert.deepEqual([matched.method, matched.synchronousCommit], ['sql-async', 'off']);
+    assert.notEqual(durable.table, matched.table, 'each holds k-1 shares at round k, as each collection does');
+  });
+
   it('combines test 2\'s shells per block and round, and keeps the totals they summed themselves', () => {
     const { combineWorkerLines } = require('../../../orchestrator/run/workers');
     const block = (worker, round, method, startedAt, endedAt, appliedAt) => ({

@@ -15,6 +15,13 @@ const sql = (step, sqlMs, saveMs, sentMs = saveMs) => [
   { step, method: 'save', iterations: 10000, ms: sentMs * K, appliedMs: saveMs * K, writeConcern: 'w:0' },
   { step, method: 'insert', iterations: 10000, ms: (sentMs / 2) * K, appliedMs: (saveMs / 2) * K, writeConcern: 'w:0' },
 ];
+// the kit's durability-matched question: the SQL side with synchronous_commit=off (its own clock)
+// against the saves' applied time; the article's SQL side beside it, three times slower (its flush
+// per commit), which the durability-matched verdict must not read
+const matched = (step, asyncMs, saveMs) => [
+  ...(asyncMs === null ? [] : [{ server: 'postgresql', step, method: 'sql-async', iterations: 10000, ms: asyncMs * K, synchronousCommit: 'off' }]),
+  ...sql(step, (asyncMs ?? saveMs) * 3, saveMs),
+];
 // test 2 as the combined shells give it: sent in `sent` ms (w:0: sending only, alike for both
 // methods), applied in the ms given (the upserts' cost on the server shows only there)
 const saves = (saveMs, insertMs, sent = 1000) => [
@@ -41,6 +48,19 @@ const cases = {
     [INCONCLUSIVE]: { records: sql('test2', 42700, 6190) },
     [UNTESTABLE]: { records: sql('test2', null, 6190) },
   },
+  // a direction alone (the kit's question): holds wholly past 1.1×, does not hold at 1.05× or less
+  'durability-matched-test1': {
+    [HOLDS]: { records: matched('test1', 3000, 760), expect: { ratio: 3000 / 760, context: ['MongoDB writes'] } },
+    [FAILS]: { records: matched('test1', 700, 760) },
+    [INCONCLUSIVE]: { records: matched('test1', 830, 760), expect: { reasons: ['straddles'] } },
+    [UNTESTABLE]: { records: matched('test1', null, 760), expect: { reasons: ['not-measured'] } },
+  },
+  'durability-matched-test2': {
+    [HOLDS]: { records: matched('test2', 30000, 6190), expect: { ratio: 30000 / 6190 } },
+    [FAILS]: { records: matched('test2', 5000, 6190) },
+    [INCONCLUSIVE]: { records: matched('test2', 6750, 6190) },
+    [UNTESTABLE]: { records: matched('test2', null, 6190) },
+  },
   'insert-beats-save': {
     // decided on the applied time, the send time beside it (both sent alike here: a verdict on the
     // send time would be 1.00×, a different answer)
@@ -65,4 +85,4 @@ const sendClockOnly = [
   ['mongo-beats-sql-test2', sql('test2', 2000, 1900, 200), FAILS],
 ];
 
-module.exports = { cases, tooSmall, sendClockOnly, counts, sql, saves, K };
+module.exports = { cases, tooSmall, sendClockOnly, counts, sql, matched, saves, K };
