@@ -15,6 +15,19 @@ class UsageError extends ClassicsError {
   constructor(message) { super(message, { exitCode: 2 }); }
 }
 
+/**
+ * --format named an output the command does not write (or nothing): its message from its fields,
+ * the formats it was given and those the command has.
+ */
+class UnknownFormatError extends UsageError {
+  constructor({ command, format, known }) {
+    super(`--format ${JSON.stringify(format)}: ${format.trim() ? `${command} writes no such output` : 'names no output'}; choose from ${known.join(', ')} (a comma list)`);
+    this.command = command;
+    this.format = format;
+    this.known = known;
+  }
+}
+
 /** A scenario folder that does not honour the descriptor contract. */
 class ScenarioError extends ClassicsError {}
 
@@ -90,6 +103,6 @@ function serverCode(err) {
 
 module.exports = {
   SERVER_CODES, serverCode,
-  ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
+  ClassicsError, UsageError, UnknownFormatError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
   NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError,
 };
