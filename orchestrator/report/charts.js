@@ -19,8 +19,6 @@
 //                  equals the value (little memory only where the cache was cut); `else` says why not
 //   groupLabels:   the legend's words for series values; base: where bars start (1 for ratios)
 //   scale:         "linear" to keep a linear axis whatever the span
-const { writeFileAtomic } = require('../fs-atomic');
-const path = require('node:path');
 const { valueAt } = require('../analysis/run-model');
 const { markdownText } = require('./escape');
 const { ruleText } = require('../analysis/rule-words');
@@ -462,7 +460,7 @@ function readingSentence(spec, drawn) {
 
 /**
  * Every chart of a scenario as data: { id, file, title, config, caption, rules, differs, scale,
- * normalised }. Nothing is rendered; renderScenarioCharts draws them.
+ * normalised }. Nothing is rendered; renderChart (or renderScenarioCharts) draws them.
  *
  * @param model         the scenario's part of the run model (analysis/run-model.js: its descriptor,
  *                      published data, measured records, the sizes each server ran at, whether at
@@ -510,16 +508,15 @@ function scenarioCharts(model, serverRecords = []) {
 }
 
 /**
- * Draws a scenario's charts into outDir and returns, per chart, what a page prints with it:
- * [{ file, title, caption, rules: [{ id, claim, rule }], differs: [phrases], scale, normalised }].
- * Arguments as scenarioCharts, and outDir.
+ * Draws a scenario's charts and returns, per chart, what a page prints with it and its PNG:
+ * [{ file, title, caption, rules: [{ id, claim, rule }], differs: [phrases], scale, normalised,
+ * bytes }]. Arguments as scenarioCharts.
  */
-async function renderScenarioCharts(model, serverRecords, outDir) {
+async function renderScenarioCharts(model, serverRecords) {
   const out = [];
   for (const chart of scenarioCharts(model, serverRecords)) {
-    writeFileAtomic(path.join(outDir, chart.file), await renderChart(chart.config));
     const { config, ...shown } = chart;
-    out.push(shown);
+    out.push({ ...shown, bytes: await renderChart(config) });
   }
   return out;
 }
