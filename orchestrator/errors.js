@@ -21,7 +21,8 @@ class UsageError extends ClassicsError {
  */
 class UnknownFormatError extends UsageError {
   constructor({ command, format, known }) {
-    super(`--format ${JSON.stringify(format)}: ${format.trim() ? `${command} writes no such output` : 'names no output'}; choose from ${known.join(', ')} (a comma list)`);
+    const named = String(format).split(',').some((f) => f.trim());
+    super(`--format ${JSON.stringify(format)}: ${named ? `${command} writes no such output` : 'names no output'}; choose from ${known.join(', ')} (a comma list)`);
     this.command = command;
     this.format = format;
     this.known = known;

@@ -42,7 +42,10 @@ const EXPORTERS = [
   oneFile('first-screen.png', firstScreen, { needs: ['report.html'], optional: true }),
 ];
 
-/** Each format's file names in words, for the commands' descriptions: "results.csv, …, the charts". */
-const formatsText = (exporters) => exporters.filter((e) => !e.optional).map((e) => (e.format === 'charts' ? 'the charts' : e.format)).join(', ');
+/** The default formats in words, for the commands' descriptions: "results.csv, verdicts.json, the charts, … and verdicts.png". */
+function formatsText(exporters) {
+  const words = exporters.filter((e) => !e.optional).map((e) => (e.format === 'charts' ? 'the charts' : e.format));
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : words.join('');
+}
 
 module.exports = { EXPORTERS, formatsText };

@@ -72,6 +72,7 @@ describe('outputs as bytes: writeOutputs and --format', () => {
         && err.exitCode === 2 && /choose from a\.txt, b\.txt, c\.txt/.test(err.message) && !err.message.includes('\n'), bad);
     }
     assert.match(new UnknownFormatError({ command: 'report', format: 'html', known: ['report.html'] }).message, /^--format "html": report writes no such output; choose from report\.html/);
+    assert.match(new UnknownFormatError({ command: 'report', format: ' , ', known: ['report.html'] }).message, /^--format " , ": names no output; choose from report\.html/);
   });
 
   it('each command\'s exporters name their formats once: the report\'s files, compare\'s and the figures\'', () => {
