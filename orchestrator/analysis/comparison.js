@@ -114,11 +114,10 @@ function withHolm(rows, kind, decideRow) {
   return rows.map((r, i) => (adjusted[i] === null ? r : { ...r, ...decideRow(r, adjusted[i]) }));
 }
 
-/** The server of a run to compare: the one named, or the run's only one (baselines aside). */
-function chooseServer(data, scenario, named) {
-  const servers = [...new Set(data.measurements.filter((m) => m.scenario === scenario.name).map((m) => m.server))]
-    .filter((s) => s !== scenario.baseline?.server);
-  const run = path.basename(data.dir);
+/** The server of a run (its RunModel) to compare: the one named, or the run's only one (baselines aside). */
+function chooseServer(model, scenario, named) {
+  const servers = [...model.scenarioModels.get(scenario.name).measured.keys()].filter((s) => s !== scenario.baseline?.server);
+  const run = path.basename(model.dir);
   if (named) {
     if (!servers.includes(named)) throw new UsageError(`${run} has no server '${named}' for ${scenario.name} (it has: ${servers.join(', ') || 'none'})`);
     return named;
@@ -229,7 +228,7 @@ function buildComparison({ a, b, scenarios, serverA = null, serverB = null, nois
   const findings = [];
   const parts = [];
   for (const scenario of common) {
-    const servers = [chooseServer(a.data, scenario, serverA), chooseServer(b.data, scenario, serverB)];
+    const servers = [chooseServer(a, scenario, serverA), chooseServer(b, scenario, serverB)];
     findings.push(...findingRows(scenario, servers, [a, b], rule));
     parts.push(scenarioPart(scenario, [a, b], servers, rule));
   }
