@@ -39,7 +39,8 @@ function register(program, { config, log, setResult }) {
       for (const p of report.problems) process.stderr.write(`warning: ${p}\n`);
       const relative = path.relative(process.cwd(), outDir) || '.';
       const shown = relative.startsWith('..') ? outDir : relative;
-      say(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);
+      // a page of several runs draws no chart of its own: --format charts alone writes nothing there
+      say(report.files.length ? `wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}` : `wrote nothing to ${shown}: a page of several runs shows the charts each run drew`);
       if (opts.json) process.stdout.write(report.outputs.find((o) => o.file === 'verdicts.json').bytes);
       setResult(0);
     });
