@@ -460,7 +460,7 @@ function readingSentence(spec, drawn) {
 
 /**
  * Every chart of a scenario as data: { id, file, title, config, caption, rules, differs, scale,
- * normalised }. Nothing is rendered; renderChart (or renderScenarioCharts) draws them.
+ * normalised }. Nothing is rendered: renderChart draws a chart's config into PNG bytes.
  *
  * @param model         the scenario's part of the run model (analysis/run-model.js: its descriptor,
  *                      published data, measured records, the sizes each server ran at, whether at
@@ -507,20 +507,6 @@ function scenarioCharts(model, serverRecords = []) {
   return charts;
 }
 
-/**
- * Draws a scenario's charts and returns, per chart, what a page prints with it and its PNG:
- * [{ file, title, caption, rules: [{ id, claim, rule }], differs: [phrases], scale, normalised,
- * bytes }]. Arguments as scenarioCharts.
- */
-async function renderScenarioCharts(model, serverRecords) {
-  const out = [];
-  for (const chart of scenarioCharts(model, serverRecords)) {
-    const { config, ...shown } = chart;
-    out.push({ ...shown, bytes: await renderChart(config) });
-  }
-  return out;
-}
-
 /** A chart's caption as markdown lines: the rule and how to read it, then what differs. */
 function captionMarkdown(chart) {
   const lines = [];
@@ -561,6 +547,6 @@ async function renderChart(config, { width = WIDTH, height = HEIGHT } = {}) {
 }
 
 module.exports = {
-  lineChartConfig, barChartConfig, renderChart, scenarioCharts, renderScenarioCharts, captionMarkdown,
+  lineChartConfig, barChartConfig, renderChart, scenarioCharts, captionMarkdown,
   WIDTH, HEIGHT, LOG_SPAN,
 };
