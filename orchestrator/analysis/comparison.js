@@ -2,12 +2,12 @@
 // Two runs side by side (`orchestrate compare`), made once into a Comparison: plain data that
 // the views only render (report/compare.js). Each run comes as its RunModel (run-model.js), the
 // one the report renders: the same aggregation of repeats, the same verdicts, the same records
-// each table draws; here each finding's figure
-// in A is held against its figure in B, and each cell of the scenarios' tables likewise. Every
-// row carries the test that decided it, by name, and a status: changed, same or cannot tell. A
-// change is called as criterion.rs calls one: the test passes (here after Holm's correction across
-// the rows tested together, so ten findings compared at once do not call one by chance in three
-// comparisons of identical runs) and the whole interval of B/A lies past the noise allowed.
+// each table draws; here each finding's figure in A is held against its figure in B, and each
+// cell of the scenarios' tables likewise. Every row carries the test that decided it, by name,
+// and a status: changed, same or cannot tell. A change is called as criterion.rs calls one: the
+// test passes (here after Holm's correction across the rows tested together, so ten findings
+// compared at once do not call one by chance in three comparisons of identical runs) and the
+// whole interval of B/A lies past the noise allowed.
 const path = require('node:path');
 const { fingerprintOf, machineDifferences } = require('../results/machine');
 const { UsageError } = require('../errors');
