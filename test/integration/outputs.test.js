@@ -13,6 +13,9 @@ const { invokeOrchestrate } = require('../helpers/cli');
 const { renderReport } = require('../../orchestrator/report/render');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
+const { chromiumMissing } = require('../../orchestrator/capabilities');
+const { VIEWPORT } = require('../../orchestrator/report/screenshot');
+const { inspectPng } = require('../helpers/png');
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'reports', 'examples');
 const EXAMPLE = path.join(EXAMPLES, 'article-ferretdb2-trade-candles', 'results.jsonl');
@@ -107,6 +110,21 @@ describe('outputs as bytes, and the kept examples re-rendered', function () {
     assert.match(stdout, /^wrote \S*summary\.md, \S*verdicts\.json\n$/);
     assert.deepEqual(fs.readdirSync(dir).sort(), ['results.jsonl', 'summary.md', 'verdicts.json']);
     for (const file of ['summary.md', 'verdicts.json']) assert.ok(fs.readFileSync(path.join(dir, file)).equals(fs.readFileSync(path.join(path.dirname(EXAMPLE), file))), file);
+  });
+
+  it('first-screen.png alone: report.html\'s first screen taken from its bytes in Chromium, 1400×900, nothing else written', async function () {
+    const missing = chromiumMissing(resolveConfig());
+    if (missing) {
+      process.stdout.write(`      skipped: ${missing}\n`);
+      this.skip();
+    }
+    const dir = exampleCopy();
+    const report = await renderReport([dir], scenarios, { formats: ['first-screen.png'] });
+    assert.deepEqual(report.files, ['first-screen.png']);
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['first-screen.png', 'results.jsonl']);
+    const png = await inspectPng(fs.readFileSync(path.join(dir, 'first-screen.png')));
+    assert.deepEqual([png.width, png.height], [VIEWPORT.width, VIEWPORT.height]);
+    assert.ok(png.distinctColours > 20, 'the page drawn, not a blank screen');
   });
 
   it('every kept example re-renders byte for byte from its results.jsonl: each run, then the page of several side by side', async () => {
