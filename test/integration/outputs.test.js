@@ -11,6 +11,7 @@ const path = require('node:path');
 const { parse } = require('csv-parse/sync');
 const { invokeOrchestrate } = require('../helpers/cli');
 const { renderReport } = require('../../orchestrator/report/render');
+const { renderFigures } = require('../../orchestrator/report/figures');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const { chromiumMissing } = require('../../orchestrator/capabilities');
@@ -125,6 +126,20 @@ describe('outputs as bytes, and the kept examples re-rendered', function () {
     const png = await inspectPng(fs.readFileSync(path.join(dir, 'first-screen.png')));
     assert.deepEqual([png.width, png.height], [VIEWPORT.width, VIEWPORT.height]);
     assert.ok(png.distinctColours > 20, 'the page drawn, not a blank screen');
+  });
+
+  it('figures: figures.md and the charts each alone, the charts those figures.md links', async () => {
+    const md = path.join(root, 'md');
+    const charts = path.join(root, 'charts');
+    assert.deepEqual(await renderFigures(md, scenarios, ['figures.md']), ['figures.md']);
+    assert.deepEqual(fs.readdirSync(md), ['figures.md']);
+    const linked = [...fs.readFileSync(path.join(md, 'figures.md'), 'utf8').matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)/g)].map((m) => m[1]);
+    assert.ok(linked.length >= 5, linked.join(', '));
+    const drawn = await renderFigures(charts, scenarios, ['charts']);
+    assert.deepEqual(drawn, linked);
+    assert.deepEqual(fs.readdirSync(charts).sort(), [...linked].sort());
+    const png = await inspectPng(fs.readFileSync(path.join(charts, drawn[0])));
+    assert.ok(png.distinctColours > 5);
   });
 
   it('every kept example re-renders byte for byte from its results.jsonl: each run, then the page of several side by side', async () => {
