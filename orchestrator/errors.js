@@ -15,6 +15,20 @@ class UsageError extends ClassicsError {
   constructor(message) { super(message, { exitCode: 2 }); }
 }
 
+/**
+ * --format named an output the command does not write (or nothing): its message from its fields,
+ * the formats it was given and those the command has.
+ */
+class UnknownFormatError extends UsageError {
+  constructor({ command, format, known }) {
+    const named = String(format).split(',').some((f) => f.trim());
+    super(`--format ${JSON.stringify(format)}: ${named ? `${command} writes no such output` : 'names no output'}; choose from ${known.join(', ')} (a comma list)`);
+    this.command = command;
+    this.format = format;
+    this.known = known;
+  }
+}
+
 /** A scenario folder that does not honour the descriptor contract. */
 class ScenarioError extends ClassicsError {}
 
@@ -115,6 +129,6 @@ function serverCodes(err) {
 
 module.exports = {
   SERVER_CODES, serverCode, serverCodes, InternalError,
-  ClassicsError, UsageError, ScenarioError, ExpressionError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
+  ClassicsError, UsageError, UnknownFormatError, ScenarioError, ExpressionError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
   NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError,
 };

@@ -1,18 +1,16 @@
 'use strict';
 // Two runs side by side (`orchestrate compare`), made once into a Comparison: plain data that
-// the views only render (report/compare.js). Each run is analysed as the report analyses it
-// (analyse.js: the same aggregation of repeats, the same verdicts); here each finding's figure
-// in A is held against its figure in B, and each cell of the scenarios' tables likewise. Every
-// row carries the test that decided it, by name, and a status: changed, same or cannot tell. A
-// change is called as criterion.rs calls one: the test passes (here after Holm's correction across
-// the rows tested together, so ten findings compared at once do not call one by chance in three
-// comparisons of identical runs) and the whole interval of B/A lies past the noise allowed.
+// the views only render (report/compare.js). Each run comes as its RunModel (run-model.js), the
+// one the report renders: the same aggregation of repeats, the same verdicts, the same records
+// each table draws; here each finding's figure in A is held against its figure in B, and each
+// cell of the scenarios' tables likewise. Every row carries the test that decided it, by name,
+// and a status: changed, same or cannot tell. A change is called as criterion.rs calls one: the
+// test passes (here after Holm's correction across the rows tested together, so ten findings
+// compared at once do not call one by chance in three comparisons of identical runs) and the
+// whole interval of B/A lies past the noise allowed.
 const path = require('node:path');
-const { sizesOf } = require('../results/reader');
 const { fingerprintOf, machineDifferences } = require('../results/machine');
-const { matches } = require('../results/records');
 const { UsageError } = require('../errors');
-const { analyseRun } = require('./analyse');
 const { changeTest, repeatsTest, holm, TEST_NAME } = require('./change');
 const { COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL } = require('./rules');
 
@@ -116,11 +114,10 @@ function withHolm(rows, kind, decideRow) {
   return rows.map((r, i) => (adjusted[i] === null ? r : { ...r, ...decideRow(r, adjusted[i]) }));
 }
 
-/** The server of a run to compare: the one named, or the run's only one (baselines aside). */
-function chooseServer(data, scenario, named) {
-  const servers = [...new Set(data.measurements.filter((m) => m.scenario === scenario.name).map((m) => m.server))]
-    .filter((s) => s !== scenario.baseline?.server);
-  const run = path.basename(data.dir);
+/** The server of a run (its RunModel) to compare: the one named, or the run's only one (baselines aside). */
+function chooseServer(model, scenario, named) {
+  const servers = [...model.scenarioModels.get(scenario.name).measured.keys()].filter((s) => s !== scenario.baseline?.server);
+  const run = path.basename(model.dir);
   if (named) {
     if (!servers.includes(named)) throw new UsageError(`${run} has no server '${named}' for ${scenario.name} (it has: ${servers.join(', ') || 'none'})`);
     return named;
@@ -129,11 +126,15 @@ function chooseServer(data, scenario, named) {
   return servers[0];
 }
 
-/** Every measured cell of a scenario's tables in one server's aggregated records: Map(key → { key, label, format, value, spread }). */
-function cellsOf(scenario, records) {
+/**
+ * Every measured cell of a scenario's tables on one server, from the records each table draws in
+ * the run model (sm: its scenario model; the records its tables select): Map(key → { key, label,
+ * format, value, spread }).
+ */
+function cellsOf(sm, server) {
   const out = new Map();
-  for (const table of scenario.tables) {
-    for (const r of records.filter((x) => matches(x, table))) {
+  for (const { spec: table, servers } of sm.tables) {
+    for (const r of servers.get(server)?.selected || []) {
       for (const col of table.columns.filter((c) => !c.publishedOnly)) {
         if (!Number.isFinite(r[col.field])) continue;
         const key = JSON.stringify([table.title, r[table.row], r[table.group], col.field]);
@@ -180,11 +181,10 @@ function findingRows(scenario, [sa, sb], [analysedA, analysedB], rule) {
   return rows;
 }
 
-/** One scenario's cells, A's against B's, with the sizes each ran at. */
-function scenarioPart(scenario, [a, b], [sa, sb], [analysedA, analysedB], rule) {
-  const recordsOf = (analysed, server) => analysed.recordsOf.get(scenario.name).filter((r) => r.server === server);
-  const ca = cellsOf(scenario, recordsOf(analysedA, sa));
-  const cb = cellsOf(scenario, recordsOf(analysedB, sb));
+/** One scenario's cells, A's against B's (their run models), with the sizes each ran at. */
+function scenarioPart(scenario, [a, b], [sa, sb], rule) {
+  const ca = cellsOf(a.scenarioModels.get(scenario.name), sa);
+  const cb = cellsOf(b.scenarioModels.get(scenario.name), sb);
   const cells = [];
   for (const [key, cellA] of ca) {
     const cellB = cb.get(key);
@@ -196,8 +196,8 @@ function scenarioPart(scenario, [a, b], [sa, sb], [analysedA, analysedB], rule) 
     });
   }
   const sizes = {
-    a: sizesOf(a, scenario.name, sa), b: sizesOf(b, scenario.name, sb),
-    passesA: a.run.params.passes?.[scenario.name] ?? null, passesB: b.run.params.passes?.[scenario.name] ?? null,
+    a: a.sizesOf(scenario.name, sa), b: b.sizesOf(scenario.name, sb),
+    passesA: a.data.run.params.passes?.[scenario.name] ?? null, passesB: b.data.run.params.passes?.[scenario.name] ?? null,
   };
   sizes.differ = JSON.stringify(sizes.a) !== JSON.stringify(sizes.b) || sizes.passesA !== sizes.passesB;
   return { scenario: scenario.name, serverA: sa, serverB: sb, sizes, cells };
@@ -212,27 +212,25 @@ function changedCounts(rows) {
 }
 
 /**
- * The Comparison of run B against run A (each as results/reader's readRun gives it) over the
- * scenarios both ran: { a, b (each run's facts), rule, tests (each test's name), findings,
- * scenarios: [{ scenario, serverA, serverB, sizes, cells }], counts }. serverA/serverB name the
- * server of each run where it ran several; noise is the margin the user allows; history, the store
- * of kept runs (results/history.js), gives each verdict the spread between comparable runs where it
- * holds 3 or more, so that two quiet runs that differ by no more than runs of that finding do are
- * not called changed.
+ * The Comparison of run B against run A (each its RunModel: run-model.js readRunModel, read with
+ * the history store of kept runs where a verdict should have the spread between comparable runs,
+ * so that two quiet runs that differ by no more than runs of that finding do are not called
+ * changed) over the scenarios both ran: { a, b (each run's facts), rule, tests (each test's name),
+ * findings, scenarios: [{ scenario, serverA, serverB, sizes, cells }], counts }. serverA/serverB
+ * name the server of each run where it ran several; noise is the margin the user allows;
+ * scenarios, the descriptors the run models were read with, give the scenarios' order.
  */
-function buildComparison({ a, b, scenarios, serverA = null, serverB = null, noise = COMPARISON_RULE.noise, history = null }) {
+function buildComparison({ a, b, scenarios, serverA = null, serverB = null, noise = COMPARISON_RULE.noise }) {
   const rule = Object.freeze({ ...COMPARISON_RULE, noise });
-  const common = scenarios.filter((s) => a.run.params.scenarios.includes(s.name) && b.run.params.scenarios.includes(s.name));
+  // the scenarios both ran, in the kit's order (scenarios: the descriptors the run models were read with)
+  const common = scenarios.filter((s) => a.scenarioModels.has(s.name) && b.scenarioModels.has(s.name));
   if (!common.length) throw new UsageError('the two runs have no scenario in common');
-  // required here: analysis/history.js finds its change points with this file's compareFinding
-  const runs = history ? require('./history').runHistory(history, scenarios) : null;
-  const analysed = [analyseRun(a, scenarios, { history: runs }), analyseRun(b, scenarios, { history: runs })];
   const findings = [];
   const parts = [];
   for (const scenario of common) {
     const servers = [chooseServer(a, scenario, serverA), chooseServer(b, scenario, serverB)];
-    findings.push(...findingRows(scenario, servers, analysed, rule));
-    parts.push(scenarioPart(scenario, [a, b], servers, analysed, rule));
+    findings.push(...findingRows(scenario, servers, [a, b], rule));
+    parts.push(scenarioPart(scenario, [a, b], servers, rule));
   }
   // Holm's correction across the findings tested at once, and across the repeated cells
   const decidedFindings = withHolm(findings, 'welch', (r, p) => compareFinding(r.a, r.b, rule, p));
@@ -241,7 +239,7 @@ function buildComparison({ a, b, scenarios, serverA = null, serverB = null, nois
   const decidedParts = parts.map((part) => ({ ...part, cells: decidedCells.filter((_, i) => flat[i].part === part) }));
   const cells = decidedCells;
   return {
-    a: runFacts(a), b: runFacts(b), machines: machinesCompared(a, b), rule,
+    a: runFacts(a.data), b: runFacts(b.data), machines: machinesCompared(a.data, b.data), rule,
     tests: Object.fromEntries(Object.keys(TESTS).map((kind) => [kind, TESTS[kind](rule)])),
     findings: decidedFindings, scenarios: decidedParts,
     counts: { cells: changedCounts(cells), findings: { ...changedCounts(decidedFindings), verdictsMoved: decidedFindings.filter((f) => f.verdictMoved).length } },

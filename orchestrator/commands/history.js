@@ -7,7 +7,6 @@
 const path = require('node:path');
 const { UsageError } = require('../errors');
 const { discoverScenarios } = require('../scenarios');
-const { writeFileAtomic } = require('../fs-atomic');
 const { makeOutDir } = require('./out-dir');
 
 function register(program, { config, log, setResult }) {
@@ -19,7 +18,8 @@ function register(program, { config, log, setResult }) {
     .action(async (findings, opts) => {
       const { openHistory } = require('../results/history');
       const { runHistory, findingHistories } = require('../analysis/history');
-      const { historyLines, historyJson, historyHtml, historyPng } = require('../report/history');
+      const { historyLines, historyJson, HISTORY_EXPORTERS } = require('../report/history');
+      const { writeRendered } = require('../report/outputs');
       const scenarios = discoverScenarios(config.shellDir);
       const known = new Set(scenarios.flatMap((s) => (s.loadPublished().findings || []).map((f) => f.id)));
       const unknown = findings.filter((f) => !known.has(f));
@@ -29,10 +29,9 @@ function register(program, { config, log, setResult }) {
       const history = runHistory(store, scenarios);
       const histories = findingHistories(history.entries({ findings }));
       const out = makeOutDir(opts.out || config.historyDir);
-      writeFileAtomic(path.join(out, 'history.html'), historyHtml(histories, history.problems));
-      writeFileAtomic(path.join(out, 'history.png'), historyPng(histories));
+      const written = await writeRendered(HISTORY_EXPORTERS, { histories, problems: history.problems }, undefined, out);
       const shown = path.relative(process.cwd(), out) || '.';
-      const wrote = `wrote ${path.join(shown, 'history.html')}, ${path.join(shown, 'history.png')} (${store.runs.length} run(s), ${histories.length} finding(s))`;
+      const wrote = `wrote ${written.map(({ file }) => path.join(shown, file)).join(', ')} (${store.runs.length} run(s), ${histories.length} finding(s))`;
       if (opts.json) {
         process.stdout.write(historyJson(histories, history.problems));
         process.stderr.write(`${wrote}\n`);

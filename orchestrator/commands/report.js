@@ -1,19 +1,22 @@
 'use strict';
 // `orchestrate report DIR [DIR ...]`: summary.md, report.html, verdicts.png and the charts again,
 // from results.jsonl alone. Several run folders make one page whose matrix has a column per
-// run × server, written to --out (the runs' own folders are left as they are).
-const fs = require('node:fs');
+// run × server, written to --out (the runs' own folders are left as they are). --format chooses
+// which outputs are written (report/exporters.js lists them).
 const path = require('node:path');
 const { UsageError } = require('../errors');
 const { discoverScenarios } = require('../scenarios');
 const { hasResults } = require('../results/reader');
 const { makeOutDir } = require('./out-dir');
+const { EXPORTERS, formatsText } = require('../report/exporters');
+const { formatOption, defaultFormats } = require('../report/outputs');
 
 function register(program, { config, log, setResult }) {
   program.command('report <dirs...>')
-    .description('re-render summary.md, report.html, verdicts.png, results.csv and the charts of a run from its results.jsonl; with several runs, one page of them side by side')
+    .description(`re-render ${formatsText(EXPORTERS)} of a run from its results.jsonl; with several runs, one page of them side by side`)
     .option('--out <dir>', 'with several runs: the folder for the page (default: reports/side-by-side/<A>+<B>...)')
     .option('--screenshot', 'also write first-screen.png, the page\'s first screen at 1400×900, taken by the machine\'s Chromium (CLASSICS_CHROMIUM, else /usr/bin/chromium) through playwright-core, a dependency of the kit')
+    .option(...formatOption('report', EXPORTERS))
     .option('--json', 'print the verdicts (verdicts.json) to stdout and nothing else; what it wrote is said on stderr')
     .action(async (dirs, opts) => {
       const { renderReport } = require('../report/render');
@@ -27,18 +30,18 @@ function register(program, { config, log, setResult }) {
       const { openHistory } = require('../results/history');
       // the runs kept on this machine: a verdict with enough comparable runs among them is decided across them
       const history = openHistory({ runsDir: config.runsDir });
-      const report = await renderReport(runDirs, discoverScenarios(config.shellDir), { outDir, history });
-      if (opts.screenshot) {
-        const { screenshotFirstScreen } = require('../report/screenshot');
-        report.files.push(await screenshotFirstScreen(outDir));
-      }
+      // --screenshot adds first-screen.png to what --format chose; --json prints verdicts.json, so writes it too
+      const chosen = opts.format || defaultFormats(EXPORTERS);
+      const formats = [...new Set([...chosen, ...(opts.screenshot ? ['first-screen.png'] : []), ...(opts.json ? ['verdicts.json'] : [])])];
+      const report = await renderReport(runDirs, discoverScenarios(config.shellDir), { outDir, history, formats });
       // warnings go to stderr, as run's do; with --json, stdout holds the verdicts alone
       const say = opts.json ? (line) => process.stderr.write(`${line}\n`) : log;
       for (const p of report.problems) process.stderr.write(`warning: ${p}\n`);
       const relative = path.relative(process.cwd(), outDir) || '.';
       const shown = relative.startsWith('..') ? outDir : relative;
-      say(`wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}`);
-      if (opts.json) process.stdout.write(fs.readFileSync(path.join(outDir, 'verdicts.json'), 'utf8'));
+      // a page of several runs draws no chart of its own: --format charts alone writes nothing there
+      say(report.files.length ? `wrote ${report.files.map((f) => path.join(shown, f)).join(', ')}` : `wrote nothing to ${shown}: a page of several runs shows the charts each run drew`);
+      if (opts.json) process.stdout.write(report.outputs.find((o) => o.file === 'verdicts.json').bytes);
       setResult(0);
     });
 }

@@ -23,6 +23,8 @@ const { formatDuration } = require('../sizing/duration');
 const { DEFAULT_BUDGET_SECONDS } = require('../config');
 const { makeOutDir, timestamp } = require('./out-dir');
 const { DECIDED, STATUSES } = require('../analysis/rules');
+const { EXPORTERS, formatsText } = require('../report/exporters');
+const { formatOption } = require('../report/outputs');
 
 /** Every --set must name a size variable of a chosen scenario. */
 function checkOverrides(overrides, scenarios) {
@@ -169,8 +171,11 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
             progress.stop();
             fn(signal);
             // what was measured before the signal still gets its summary and charts
-            await renderRunReport(out, scenarios, { history: history() }).then(
-              (report) => [`wrote what was measured so far to ${shownPath(out)}`, tallyLine(report.model.tally), `open: ${path.join(shownPath(out), 'report.html')}`].forEach((l) => log(l)),
+            await renderRunReport(out, scenarios, { history: history(), formats: opts.format }).then(
+              (report) => [
+                `wrote what was measured so far to ${shownPath(out)}`, tallyLine(report.model.tally),
+                ...(report.files.includes('report.html') ? [`open: ${path.join(shownPath(out), 'report.html')}`] : []),
+              ].forEach((l) => log(l)),
               (err) => log(`could not render the report: ${err.message}`));
           };
         },
@@ -178,7 +183,7 @@ async function runCommand(namesGiven, optsGiven, { config, log, given = () => fa
     });
     let report;
     try {
-      report = await renderRunReport(out, scenarios, { history: history() });
+      report = await renderRunReport(out, scenarios, { history: history(), formats: opts.format });
     } catch (err) {
       // the results are whole; their end record must not say "ok" of a run whose outputs are not
       if (err instanceof DiskWriteError) retractOkEnd(path.join(out, 'results.jsonl'), err.message);
@@ -200,7 +205,7 @@ function register(program, { config, log, setResult }) {
   const scenarios = discoverScenarios(config.shellDir);
   const repeating = scenarios.filter((s) => s.passesOption).map((s) => `${s.sizes.article.passes} for ${s.name}`);
   program.command('run [scenario...]', { isDefault: true })
-    .description('run scenarios (all by default) on each server, then write summary.md, report.html, results.csv and the charts')
+    .description(`run scenarios (all by default) on each server, recording each measurement in results.jsonl, then write ${formatsText(EXPORTERS)}`)
     .option('--passes <n>', `passes of the scenarios that repeat a pass (default: the size's${repeating.length ? `; the article's: ${repeating.join(', ')}` : ''})`, parsePasses)
     .addOption(new Option('--server <spec>', `a server to run on, repeatable: ${ACCEPTED}`).argParser(collect).default([], 'embedded'))
     .addOption(new Option('--shell <shell>', 'the shell that runs the scripts and takes the timings').choices(SHELLS).default(DEFAULT_SHELL))
@@ -209,6 +214,7 @@ function register(program, { config, log, setResult }) {
     .addOption(new Option('--budget <duration>', 'with --size auto: the time each scenario\'s steps may take on one server (90s, 5m, 1m30s)').argParser(parseBudget).default(DEFAULT_BUDGET_SECONDS, formatDuration(DEFAULT_BUDGET_SECONDS)))
     .option('--size-per-server', 'with --size auto: each server runs a scenario at its own largest fit (by default one size for all, the largest that fits on each)')
     .option('--out <dir>', 'folder for results.jsonl, summary.md and charts (default: reports/runs/<timestamp>)')
+    .option(...formatOption('run', EXPORTERS))
     .option('--seed <n>', 'draw the scripts\' random numbers from a seeded generator (default: Math.random)', parseSeed)
     .addOption(new Option('--workers <n>', 'shells for the parallel steps').argParser(parsePasses).default(os.cpus().length, 'the machine\'s cores'))
     .option('--no-baseline', 'skip the scenarios\' baselines on other databases (a SQL store)')

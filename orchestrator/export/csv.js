@@ -6,11 +6,9 @@
 const { stringify } = require('csv-stringify/sync');
 const { COLUMNS, rowsOf } = require('../analysis/figure-rows');
 
-const FILE = 'results.csv';
-
 /** results.csv of the runs of a page: [{ label, data (the run as read) }]. */
 function render({ runs, scenarios }) {
   return stringify(runs.flatMap((run) => rowsOf(run, scenarios)), { header: true, columns: COLUMNS });
 }
 
-module.exports = { FILE, render };
+module.exports = { render };

@@ -19,8 +19,6 @@
 //                  equals the value (little memory only where the cache was cut); `else` says why not
 //   groupLabels:   the legend's words for series values; base: where bars start (1 for ratios)
 //   scale:         "linear" to keep a linear axis whatever the span
-const { writeFileAtomic } = require('../fs-atomic');
-const path = require('node:path');
 const { valueAt } = require('../analysis/run-model');
 const { markdownText } = require('./escape');
 const { ruleText } = require('../analysis/rule-words');
@@ -463,7 +461,7 @@ function readingSentence(spec, drawn) {
 
 /**
  * Every chart of a scenario as data: { id, file, title, config, caption, rules, differs, scale,
- * normalised }. Nothing is rendered; renderScenarioCharts draws them.
+ * normalised }. Nothing is rendered: renderChart draws a chart's config into PNG bytes.
  *
  * @param model         the scenario's part of the run model (analysis/run-model.js: its descriptor,
  *                      published data, measured records, the sizes each server ran at, whether at
@@ -510,21 +508,6 @@ function scenarioCharts(model, serverRecords = []) {
   return charts;
 }
 
-/**
- * Draws a scenario's charts into outDir and returns, per chart, what a page prints with it:
- * [{ file, title, caption, rules: [{ id, claim, rule }], differs: [phrases], scale, normalised }].
- * Arguments as scenarioCharts, and outDir.
- */
-async function renderScenarioCharts(model, serverRecords, outDir) {
-  const out = [];
-  for (const chart of scenarioCharts(model, serverRecords)) {
-    writeFileAtomic(path.join(outDir, chart.file), await renderChart(chart.config));
-    const { config, ...shown } = chart;
-    out.push(shown);
-  }
-  return out;
-}
-
 /** A chart's caption as markdown lines: the rule and how to read it, then what differs. */
 function captionMarkdown(chart) {
   const lines = [];
@@ -565,6 +548,6 @@ async function renderChart(config, { width = WIDTH, height = HEIGHT } = {}) {
 }
 
 module.exports = {
-  lineChartConfig, barChartConfig, renderChart, scenarioCharts, renderScenarioCharts, captionMarkdown,
+  lineChartConfig, barChartConfig, renderChart, scenarioCharts, captionMarkdown,
   WIDTH, HEIGHT, LOG_SPAN,
 };

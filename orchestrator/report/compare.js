@@ -1,7 +1,7 @@
 'use strict';
-// The views of a Comparison (analysis/comparison.js): compare.md and one chart per scenario, each
-// an exporter { file, render() → bytes }. They say what the Comparison holds, with the test that
-// decided each row, and judge nothing themselves.
+// The views of a Comparison (analysis/comparison.js): compare.md and one chart per scenario, its
+// exporters (outputs.js: { format, render(comparison) → [{ file, bytes }] }). They say what the
+// Comparison holds, with the test that decided each row, and judge nothing themselves.
 const { runSizeText } = require('./sizes');
 const { toMarkdown } = require('./tables');
 const { markdownText: md } = require('./escape');
@@ -9,6 +9,7 @@ const { renderChart } = require('./charts');
 const { formatValue } = require('./format');
 const { estimateText } = require('../analysis/verdict-words');
 const { CHANGED, SAME, CANNOT_TELL } = require('../analysis/rules');
+const { oneFile } = require('./outputs');
 
 /** Each test's short name in a row; its full name is said once, above the tables. */
 const SHORT = { welch: 'Welch\'s t', repeats: 'Welch\'s t on the repeats', margin: 'margin' };
@@ -110,16 +111,21 @@ function compareChartConfig(part) {
   };
 }
 
-/** The Comparison's exporters: compare.md, then a chart per scenario with cells in both runs. */
-function compareExporters(comparison) {
-  return [
-    { file: 'compare.md', render: async () => compareMarkdown(comparison) },
-    ...comparison.scenarios.filter((p) => p.cells.length).map((part) => ({
-      file: chartFile(part),
-      render: () => renderChart(compareChartConfig(part), { width: 1000, height: Math.max(300, 90 + 22 * Math.min(part.cells.length, MAX_BARS)) }),
-    })),
-  ];
+/** The PNG of each scenario's chart, where it has cells in both runs. */
+async function compareCharts(comparison) {
+  const out = [];
+  for (const part of comparison.scenarios.filter((p) => p.cells.length)) {
+    const height = Math.max(300, 90 + 22 * Math.min(part.cells.length, MAX_BARS));
+    out.push({ file: chartFile(part), bytes: await renderChart(compareChartConfig(part), { width: 1000, height }) });
+  }
+  return out;
 }
+
+/** The Comparison's exporters, in the order written: compare.md, then a chart per scenario with cells in both runs. */
+const COMPARE_EXPORTERS = [
+  oneFile('compare.md', compareMarkdown),
+  { format: 'charts', render: compareCharts },
+];
 
 /** The line the command prints: what changed, by which test. */
 function compareSummaryLine(comparison) {
@@ -130,4 +136,4 @@ function compareSummaryLine(comparison) {
     + `${by(cells, 'margin')} cell(s) changed past ${noise}, ${by(cells, 'repeats')} by ${SHORT.repeats}`;
 }
 
-module.exports = { compareExporters, compareMarkdown, compareChartConfig, compareSummaryLine };
+module.exports = { COMPARE_EXPORTERS, compareMarkdown, compareChartConfig, compareSummaryLine };

@@ -1,18 +1,25 @@
 'use strict';
-// The articles' own figures from their published tables, with no server.
+// The articles' own figures from their published tables, with no server: figures.md and the
+// charts, each an exporter (outputs.js) over the scenarios' article models.
 const fs = require('node:fs');
-const { writeFileAtomic } = require('../fs-atomic');
-const path = require('node:path');
 const { pivotTable, toMarkdown, tableGroups } = require('./tables');
-const { renderScenarioCharts, captionMarkdown } = require('./charts');
+const { scenarioCharts, renderChart, captionMarkdown } = require('./charts');
 const { articleModel } = require('../analysis/run-model');
+const { oneFile, writeRendered } = require('./outputs');
 
-async function renderFigures(outDir, scenarios) {
-  fs.mkdirSync(outDir, { recursive: true });
-  const parts = ['# The articles\' published figures', 'Drawn from each scenario\'s published.json, as the articles printed them.'];
-  const files = [];
-  for (const scenario of scenarios) {
+/** What the figures are drawn from: per scenario, its article model and its charts (configs, not drawn). */
+function figuresPage(scenarios) {
+  return scenarios.map((scenario) => {
     const model = articleModel(scenario);
+    // the article's values as it printed them (no run, so nothing to normalise)
+    return { scenario, model, charts: scenarioCharts(model, []) };
+  });
+}
+
+/** figures.md: each article's published tables, then its charts with the rule under each. */
+function figuresMarkdown(page) {
+  const parts = ['# The articles\' published figures', 'Drawn from each scenario\'s published.json, as the articles printed them.'];
+  for (const { scenario, model, charts } of page) {
     const { published } = model;
     parts.push(`## ${scenario.name}: ${scenario.title}`, `“${scenario.article.title}” (${scenario.article.site}, ${scenario.article.year}); ${published.server}.`);
     for (const { spec, article } of model.tables) {
@@ -20,16 +27,34 @@ async function renderFigures(outDir, scenarios) {
       if (!columns.length) continue;
       parts.push(`**${spec.title}**`, toMarkdown(pivotTable({ ...spec, columns }, article.selected, [], tableGroups(scenario, spec))));
     }
-    // the article's values as it printed them (no run, so nothing to normalise), with the rule under each
-    for (const chart of await renderScenarioCharts(model, [], outDir)) {
-      files.push(chart.file);
+    for (const chart of charts) {
       parts.push(`![${chart.title}](${chart.file})`);
       const caption = captionMarkdown(chart);
       if (caption) parts.push(caption);
     }
   }
-  writeFileAtomic(path.join(outDir, 'figures.md'), `${parts.join('\n\n')}\n`);
-  return ['figures.md', ...files];
+  return `${parts.join('\n\n')}\n`;
 }
 
-module.exports = { renderFigures };
+/** The PNG of every scenario's charts. */
+async function figureCharts(page) {
+  const out = [];
+  for (const { charts } of page) {
+    for (const chart of charts) out.push({ file: chart.file, bytes: await renderChart(chart.config) });
+  }
+  return out;
+}
+
+/** The figures' exporters, in the order written. */
+const FIGURE_EXPORTERS = [
+  oneFile('figures.md', figuresMarkdown),
+  { format: 'charts', render: figureCharts },
+];
+
+/** Writes the chosen figures (formats: default all) into outDir; returns the files written. */
+async function renderFigures(outDir, scenarios, formats) {
+  fs.mkdirSync(outDir, { recursive: true });
+  return (await writeRendered(FIGURE_EXPORTERS, figuresPage(scenarios), formats, outDir)).map((o) => o.file);
+}
+
+module.exports = { renderFigures, FIGURE_EXPORTERS };

@@ -8,6 +8,7 @@ const { escapeHtml } = require('./escape');
 const { chartSvg, drawChart, chartShapes } = require('./history-chart');
 const { COLOURS } = require('./ratio-scale');
 const { ratioText } = require('../analysis/reasons');
+const { oneFile } = require('./outputs');
 
 const FONT = '"DejaVu Sans", "Noto Sans", sans-serif';
 
@@ -144,4 +145,10 @@ function historyPng(histories) {
   return canvas.toBuffer('image/png');
 }
 
-module.exports = { historyLines, historyJson, historyHtml, historyPng, machinesLine, machinesOf, changeWords };
+/** The history's exporters (outputs.js), over { histories, problems }: history.html, then history.png. */
+const HISTORY_EXPORTERS = [
+  oneFile('history.html', ({ histories, problems }) => historyHtml(histories, problems)),
+  oneFile('history.png', ({ histories }) => historyPng(histories)),
+];
+
+module.exports = { HISTORY_EXPORTERS, historyLines, historyJson, historyHtml, historyPng, machinesLine, machinesOf, changeWords };

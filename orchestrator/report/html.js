@@ -4,8 +4,6 @@
 // is embedded as a data: URI, the style is inline. The first screen answers whether each finding
 // still holds, on which server, and by how much beside the article; the rest follows per article;
 // what a reader checks only sometimes (calibration, client path, sizes) sits in the appendix.
-const fs = require('node:fs');
-const path = require('node:path');
 const { escapeHtml } = require('./escape');
 const { STATUSES } = require('./model');
 const { bandsText } = require('../analysis/rule-words');
@@ -180,13 +178,14 @@ function factsHtml(model) {
 
 
 /**
- * A chart's src: embedded where it lies beside the page (a run's own report opens alone), else
- * the path to it in its run's folder (a page of several runs would copy every run's charts).
+ * A chart's src: embedded as a data: URI from its bytes where the page drew it (a run's own report
+ * opens alone), else the path to it in its run's folder (a page of several runs would copy every
+ * run's charts); null where the page has neither.
  */
-function pngSrc(file, outDir) {
-  if (!fs.existsSync(file)) return null;
-  if (outDir && path.dirname(path.resolve(file)) !== path.resolve(outDir)) return path.relative(outDir, file).split(path.sep).map(encodeURIComponent).join('/');
-  return `data:image/png;base64,${fs.readFileSync(file).toString('base64')}`;
+function pngSrc(chart, drawn) {
+  if (chart.href) return chart.href;
+  const bytes = drawn.get(chart.file);
+  return bytes ? `data:image/png;base64,${Buffer.from(bytes).toString('base64')}` : null;
 }
 
 /** One finding's evidence: its claim, the rule, and each column's verdict with what was measured. */
@@ -220,7 +219,7 @@ function gloss(article) {
 }
 
 /** One article's section: its findings' evidence, then per run its tables and charts with what to read in each. */
-function articleHtml(article, model, sectionsOf, outDir) {
+function articleHtml(article, model, sectionsOf, drawn) {
   const a = article.article || {};
   const rows = [...article.rows, ...(article.foldedRow ? [article.foldedRow] : []), ...model.kitRows.filter((r) => r.scenario === article.scenario)];
   const said = new Set();
@@ -242,7 +241,7 @@ function articleHtml(article, model, sectionsOf, outDir) {
       if (more.length) parts.push(`<details><summary>What the scripts recorded beside the tables</summary>${blocksHtml(more)}</details>`);
     }
     for (const chart of section.charts) {
-      const src = pngSrc(chart.path, outDir);
+      const src = pngSrc(chart, drawn);
       if (!src) continue;
       // a rule is said under the first chart that draws its finding, and pointed to after that
       const caption = [
@@ -288,10 +287,12 @@ function contentSecurityPolicy(body) {
 }
 
 /**
- * The page, from the model, each article's section (sectionsOf(runIndex, scenarioName)) and the
- * appendix items (appendixOf(runIndex): [{ title, markdown }]).
+ * The page, from the model, each article's section (sectionsOf(runIndex, scenarioName)), the
+ * appendix items (appendixOf(runIndex): [{ title, markdown }]) and the charts drawn for it
+ * (charts: [{ file, bytes }], embedded).
  */
-function reportHtml({ model, title, sectionsOf, appendixOf, outDir = null }) {
+function reportHtml({ model, title, sectionsOf, appendixOf, charts = [] }) {
+  const drawn = new Map(charts.map(({ file, bytes }) => [file, bytes]));
   const contents = [
     '<a href="#verdicts">verdicts</a>',
     ...model.articles.map((a) => `<a href="#${a.anchor}">${escapeHtml(a.scenario)}</a>`),
@@ -303,7 +304,7 @@ ${factsHtml(model)}
 ${tallyHtml(model)}
 ${matrixHtml(model)}
 ${failuresHtml(model)}
-${model.articles.map((a) => articleHtml(a, model, sectionsOf, outDir)).join('\n')}
+${model.articles.map((a) => articleHtml(a, model, sectionsOf, drawn)).join('\n')}
 ${appendixHtml(model, appendixOf)}
 </main>`;
   return `<!doctype html>
@@ -322,11 +323,14 @@ ${body}
 `;
 }
 
-/** report.html's text of a page (page.js): its sections and its appendix, less what summary.md alone keeps. */
-function htmlReport(page) {
+/**
+ * report.html's text of a page (page.js): its sections and its appendix, less what summary.md
+ * alone keeps, with the charts drawn for it (charts: the chart exporter's [{ file, bytes }]).
+ */
+function htmlReport(page, charts = []) {
   const sections = new Map(page.parts.map((p) => [`${p.run.index}|${p.name}`, p.section]));
   return reportHtml({
-    model: page.model, title: page.title, outDir: page.outDir,
+    model: page.model, title: page.title, charts,
     sectionsOf: (run, name) => sections.get(`${run}|${name}`), appendixOf: (run) => page.appendix.get(run).filter((i) => !i.summary),
   });
 }

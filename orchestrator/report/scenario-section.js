@@ -92,7 +92,7 @@ function showsServerTime(scenario) {
  * charts (each chart's config and caption, not drawn) }.
  */
 function scenarioSection(sm, run, serverRecords) {
-  const { scenario, published, records } = sm;
+  const { scenario, published } = sm;
   // keyed by the server's real name, so tables, charts' legends and headings say what answered
   const names = new Map(serverRecords.map((s) => [s.server, s.name]));
   const taken = new Set();
@@ -103,8 +103,9 @@ function scenarioSection(sm, run, serverRecords) {
   const measured = new Map();
   const serverOf = new Map();
   for (const s of serverRecords) {
-    const rs = records.filter((r) => r.server === s.server);
-    if (rs.length) { measured.set(names.get(s.server), rs); serverOf.set(names.get(s.server), s); }
+    // each server's records as the run model picked them (run-model.js), never picked again here
+    const rs = sm.measured.get(s.server);
+    if (rs?.length) { measured.set(names.get(s.server), rs); serverOf.set(names.get(s.server), s); }
   }
   // the sizes each server ran at (with --size-per-server they may differ), and whether at the article's
   const { ran: ranAt, passes, atArticleSize: sameScale } = sm;

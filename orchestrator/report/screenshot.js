@@ -1,8 +1,10 @@
 'use strict';
 // first-screen.png: report.html's first screen as a reader meets it (Chromium at 1400×900),
-// taken by Debian's chromium driven by playwright-core. Optional: `orchestrate report --screenshot`
-// asks for it (the kept examples hold one); a machine without Chromium is told so in one line.
+// taken by Debian's chromium driven by playwright-core, as bytes (an exporter's, exporters.js).
+// Optional: `orchestrate report --screenshot` (or --format first-screen.png) asks for it (the
+// kept examples hold one); a machine without Chromium is told so in one line.
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 const { UsageError } = require('../errors');
 const { resolveConfig } = require('../config');
 const { chromiumMissing } = require('../capabilities');
@@ -30,17 +32,22 @@ async function launchChromium() {
   return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }
 
-/** Writes first-screen.png beside report.html in dir; returns its file name. */
-async function screenshotFirstScreen(dir) {
+/**
+ * first-screen.png's bytes: the page (report.html's bytes) as Chromium shows it at 1400×900. The
+ * page is given its folder (dir) as its address, so what it links beside it (a page of several
+ * runs: the charts in their runs' folders) loads as it would from report.html on disk; the page
+ * itself is taken from memory, not read back.
+ */
+async function screenshotHtml(html, dir) {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });
-    await page.goto(`file://${path.join(path.resolve(dir), 'report.html')}`);
-    await page.screenshot({ path: path.join(dir, 'first-screen.png') });
-    return 'first-screen.png';
+    await page.goto(pathToFileURL(`${path.resolve(dir)}${path.sep}`).href);
+    await page.setContent(Buffer.from(html).toString('utf8'), { waitUntil: 'load' });
+    return await page.screenshot();
   } finally {
     await browser.close();
   }
 }
 
-module.exports = { screenshotFirstScreen, launchChromium, chromiumPath, VIEWPORT, CHROMIUM_ARGS };
+module.exports = { screenshotHtml, launchChromium, chromiumPath, VIEWPORT, CHROMIUM_ARGS };

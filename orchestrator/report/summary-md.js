@@ -59,6 +59,4 @@ function summaryMarkdown(page) {
   return `${parts.join('\n\n')}\n`;
 }
 
-const FILE = 'summary.md';
-
-module.exports = { FILE, render: summaryMarkdown };
+module.exports = { render: summaryMarkdown };

@@ -31,6 +31,9 @@ const cases = [
   [['--seed', 'abc'], /--seed.*Not a whole number/],
   [['report', path.join(os.tmpdir(), 'classics-no-such-run')], /holds no results\.jsonl/],
   [['--bogus'], /unknown option '--bogus'/],
+  [['--format', 'summary.md,html'], /^UnknownFormatError: --format "html": run writes no such output; choose from results\.csv, verdicts\.json, charts, summary\.md, report\.html, verdicts\.png, first-screen\.png \(a comma list\)$/],
+  [['compare', os.tmpdir(), os.tmpdir(), '--format', ','], /^UnknownFormatError: --format ",": names no output; choose from compare\.md, charts/],
+  [['figures', '--format', 'figures.png'], /^UnknownFormatError: --format "figures\.png": figures writes no such output; choose from figures\.md, charts/],
   [['--lean', 'maybe'], /Allowed choices are on, off/],
   [['--shell', 'mongosh', '--lean', 'off'], /--lean off: the lean path is the kit's shell's; mongosh has none/],
 ];

@@ -7,7 +7,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { buildComparison, COMPARISON_RULE } = require('../../orchestrator/analysis/comparison');
 const { compareMarkdown, compareChartConfig } = require('../../orchestrator/report/compare');
-const { readRun } = require('../../orchestrator/results/reader');
+const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const { main } = require('../../orchestrator/cli');
 const { fixture } = require('../helpers/fixture');
 
@@ -16,7 +16,11 @@ const EXAMPLES = path.resolve(__dirname, '../../reports/examples');
 /** A run folder with the fixture's pass 1 measured twice, hrMs taking the values given. */
 function writeRun(dir, values, repeat = 2, sizes = null) {
   fs.mkdirSync(dir, { recursive: true });
-  const lines = [{ type: 'run', startedAt: 'x', kit: {}, params: { scenarios: [fixture.name], size: 'smoke', sizes: {}, repeat } }];
+  const lines = [
+    { type: 'run', startedAt: 'x', kit: {}, params: { scenarios: [fixture.name], size: 'smoke', sizes: {}, repeat } },
+    // the server, as a run records it before its measurements: a run model draws a server's records from it
+    { type: 'server', server: 's', spec: 's', description: 's', startedByKit: true, product: 'FerretDB', version: '1.24.0' },
+  ];
   if (sizes) lines.push({ type: 'size', scenario: fixture.name, server: 's', size: 'auto', sizes, fraction: 0.1, budgetSeconds: 60, predictedSeconds: 50 });
   values.forEach((hrMs, i) => lines.push({
     type: 'measurement', scenario: fixture.name, server: 's', step: 'pass', pass: 1, collection: fixture.collections[1], hrMs, repeat: repeat > 1 ? i + 1 : undefined,
@@ -29,7 +33,7 @@ describe('compare: the cells of two runs', function () {
   let dir;
   beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-compare-')); });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const compare = () => buildComparison({ a: readRun(path.join(dir, 'a')), b: readRun(path.join(dir, 'b')), scenarios: [fixture], noise: 0.1 });
+  const compare = () => buildComparison({ a: readRunModel(path.join(dir, 'a'), [fixture]), b: readRunModel(path.join(dir, 'b'), [fixture]), scenarios: [fixture], noise: 0.1 });
 
   it('flags a repeated cell only where Welch\'s t on its repeats passes and B/A lies wholly past the noise band, and says it was by its repeats', () => {
     writeRun(path.join(dir, 'a'), [100, 140]);

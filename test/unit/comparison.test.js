@@ -8,7 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { jStat } = require('jstat');
 const { buildComparison, compareFinding, compareCell, COMPARISON_RULE } = require('../../orchestrator/analysis/comparison');
-const { readRun } = require('../../orchestrator/results/reader');
+const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -128,7 +128,7 @@ describe('comparison: the kept example auto-embedded (8 paired rounds)', functio
   }
 
   it('against itself: nothing changed; a figure is the same where 8 rounds can say so, cannot tell where they are too few', () => {
-    const run = readRun(EXAMPLE);
+    const run = readRunModel(EXAMPLE, scenarios);
     const c = buildComparison({ a: run, b: run, scenarios });
     assert.equal(c.counts.findings.changed, 0);
     assert.equal(c.counts.cells.changed, 0);
@@ -179,7 +179,7 @@ describe('comparison: the kept example auto-embedded (8 paired rounds)', functio
 
   it('against a second run as like it as its own pairs say (its rounds resampled): no finding changed', () => {
     for (const seed of [1, 2, 3]) {
-      const c = buildComparison({ a: readRun(EXAMPLE), b: readRun(resampledCopy(seed)), scenarios });
+      const c = buildComparison({ a: readRunModel(EXAMPLE, scenarios), b: readRunModel(resampledCopy(seed), scenarios), scenarios });
       const moved = c.findings.filter((f) => f.test?.kind === 'welch' && Math.abs(f.factor - 1) > 1e-6);
       assert.ok(moved.length >= 3, `seed ${seed}: ${moved.length} figures moved by the resampling`);
       assert.deepEqual(c.findings.filter((f) => f.status === 'changed').map((f) => [f.finding, f.factor, f.test.p]), [], `seed ${seed}`);
@@ -188,7 +188,7 @@ describe('comparison: the kept example auto-embedded (8 paired rounds)', functio
   });
 
   it('flags the figure that moved past its noise, by Welch\'s t, and only that one', () => {
-    const c = buildComparison({ a: readRun(EXAMPLE), b: readRun(slowedCopy(1.5)), scenarios });
+    const c = buildComparison({ a: readRunModel(EXAMPLE, scenarios), b: readRunModel(slowedCopy(1.5), scenarios), scenarios });
     const changed = c.findings.filter((f) => f.status === 'changed');
     assert.deepEqual(changed.map((f) => [f.scenario, f.finding, f.test.kind]), [['many-keys', 'buckets-faster', 'welch']]);
     const [row] = changed;

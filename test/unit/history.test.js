@@ -14,7 +14,6 @@ const { machineFingerprint } = require('../../orchestrator/run/test-bed');
 const { runHistory, findingHistories, compareVersions } = require('../../orchestrator/analysis/history');
 const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const { buildComparison } = require('../../orchestrator/analysis/comparison');
-const { readRun } = require('../../orchestrator/results/reader');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { recordProblem, verdictsSchemaProblems } = require('../../orchestrator/schemas');
 const { verdictsJson } = require('../../orchestrator/export/verdicts-json');
@@ -167,12 +166,12 @@ describe('history: the store, each finding\'s runs, and verdicts across runs', f
   });
 
   it('compare says first that two runs come from different machines, with a fingerprint edited in a copy of a run', () => {
-    const c = buildComparison({ a: readRun(path.join(runs, 'r1')), b: readRun(path.join(added, 'x1')), scenarios: SCENARIOS });
+    const c = buildComparison({ a: readRunModel(path.join(runs, 'r1'), SCENARIOS), b: readRunModel(path.join(added, 'x1'), SCENARIOS), scenarios: SCENARIOS });
     assert.match(c.machines.line, /^A and B ran on different machines \(CPU Intel Xeon against AMD EPYC\): compare the shapes/);
-    assert.equal(buildComparison({ a: readRun(path.join(runs, 'r1')), b: readRun(path.join(runs, 'r2')), scenarios: SCENARIOS }).machines.line, null);
+    assert.equal(buildComparison({ a: readRunModel(path.join(runs, 'r1'), SCENARIOS), b: readRunModel(path.join(runs, 'r2'), SCENARIOS), scenarios: SCENARIOS }).machines.line, null);
     // a recorded fingerprint, edited
     const edited = copyRun(path.join(dir, 'edited'), { startedAt: '2026-11-28T14:00:00.000Z', header: (h) => ({ ...h, fingerprint: { ...fingerprintOf(h), derived: undefined, kernel: 'Linux 7.0', id: '0123456789' } }) });
-    assert.match(buildComparison({ a: readRun(path.join(runs, 'r1')), b: readRun(edited), scenarios: SCENARIOS }).machines.line, /kernel Linux 6\.18\.44-fc-v669 against Linux 7\.0/);
+    assert.match(buildComparison({ a: readRunModel(path.join(runs, 'r1'), SCENARIOS), b: readRunModel(edited, SCENARIOS), scenarios: SCENARIOS }).machines.line, /kernel Linux 6\.18\.44-fc-v669 against Linux 7\.0/);
   });
 
   it('orchestrate compare prints it as its first line, and compare.md under its title', async () => {
