@@ -13,6 +13,7 @@ const { fingerprintOf, machineDifferences } = require('../results/machine');
 const { matches } = require('../results/records');
 const { UsageError } = require('../errors');
 const { analyseRun } = require('./analyse');
+const { decidesByMeasurement } = require('./checks');
 const { changeTest, repeatsTest, holm, TEST_NAME } = require('./change');
 const { COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL } = require('./rules');
 
@@ -166,7 +167,7 @@ const runFacts = (data) => ({ name: path.basename(data.dir), params: data.run.pa
 function findingRows(scenario, [sa, sb], [analysedA, analysedB], rule) {
   const rows = [];
   for (const f of scenario.loadPublished().findings || []) {
-    if (f.check.kind === 'publishedOnly') continue;
+    if (!decidesByMeasurement(f)) continue;
     const pick = (analysed, server) => analysed.verdicts.find((v) => v.scenario === scenario.name && v.finding === f.id && (v.server === server || v.server === 'all servers'));
     const va = pick(analysedA, sa);
     const vb = pick(analysedB, sb);

@@ -7,6 +7,7 @@
 const path = require('node:path');
 const { bandsOf: bandsOfRule, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
 const { ruleOfFinding } = require('../analysis/rule-words');
+const { decidesByMeasurement } = require('../analysis/checks');
 const { reasonWords } = require('../analysis/reasons');
 const { estimateText, intervalText, detailText, crossingText, ratioText, contentionText } = require('../analysis/verdict-words');
 const { formatBytes } = require('./format');
@@ -135,7 +136,7 @@ function buildReportModel(runModels, scenarios) {
         if (!v) { row.cells[col.key] = { status: NOT_RUN, reason: 'not measured on this server', bands: null, ratio: null, ratioText: '' }; continue; }
         row.cells[col.key] = cellOf(v, finding, anchor);
       }
-      if (finding.check.kind === 'publishedOnly') article.publishedOnly = [...(article.publishedOnly || []), row];
+      if (!decidesByMeasurement(finding)) article.publishedOnly = [...(article.publishedOnly || []), row];
       else if (row.kit) kitRows.push(row);
       else article.rows.push(row);
     }

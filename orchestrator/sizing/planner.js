@@ -8,6 +8,7 @@
 const { parseExpression } = require('./expression');
 const { roundUpBudget } = require('./duration');
 const { ruleOf, statusOf, DECIDED } = require('../analysis/rules');
+const { kindOf, decidesByMeasurement } = require('../analysis/checks');
 
 /**
  * How far past its floor (minSpanMs) the planner aims each side's median block. The analysis
@@ -461,7 +462,7 @@ function findingsAt(descriptor, findings, kind, sizes, { paired = false } = {}) 
   const decidable = [];
   const tooSmall = [];
   for (const f of findings) {
-    if (f.check?.kind === 'publishedOnly' || (f.across && !paired) || f.id in cannot) continue;
+    if (!decidesByMeasurement(f) || (f.across && !paired) || f.id in cannot) continue;
     const need = descriptor.scaling.findings?.[f.id]?.atLeast || {};
     const short = Object.entries(need).filter(([k, v]) => sizes[k] < v);
     if (short.length) tooSmall.push({ id: f.id, atLeast: need, why: descriptor.scaling.findings[f.id].why });
@@ -515,7 +516,7 @@ function planScenario({ descriptor, findings = [], budgetSeconds, passes, pinned
  */
 function decidedDespiteShort(descriptor, finding, spans) {
   const check = finding?.check;
-  if (check?.kind !== 'ratio' || check.per || check.pairBy || finding.across) return false;
+  if (!kindOf(check?.kind)?.twoSided || check.per || check.pairBy || finding.across) return false;
   const rule = ruleOf({ ...check, figure: finding.figure });
   const side = (sel) => {
     const span = spans.find((x) => x.step === sel?.step);
