@@ -35,7 +35,8 @@ function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: si
   for (const finding of findings) {
     const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned };
     if (!decidesByMeasurement(finding) || finding.across) {
-      verdicts.push(judge(finding, { ...ctx, server: finding.across ? 'all servers' : 'the article\'s', sizes: null }));
+      // judged once for the run: its verdict's scope says so (all-servers, article), no server does
+      verdicts.push(judge(finding, { ...ctx, server: null, sizes: null }));
       continue;
     }
     const refs = referenceServers(scenario, finding);

@@ -70,7 +70,7 @@ function entriesOfRun(data, scenarios, run) {
   const found = machineOf(data);
   const machine = { ...found, words: machineWords(found) };
   const { verdicts } = analyseRun(data, scenarios);
-  return verdicts.filter((v) => v.server !== 'all servers' && v.server !== 'the article\'s').map((v) => ({
+  return verdicts.filter((v) => v.identity.scope === 'server').map((v) => ({
     finding: v.finding, scenario: v.scenario,
     run: { dir: data.dir, name: path.basename(data.dir), runId: data.runId, startedAt: data.run.startedAt ?? null, added: Boolean(run?.added) },
     machine,

@@ -13,7 +13,8 @@
 // "Paired rounds"): a run that paired its blocks is judged on them alone, and a run recorded
 // before pairing on its repeats (--repeat), else on its one reading per side, undecided.
 const { matches, readsEveryDocument, valueAt } = require('../results/records');
-const { fieldInfo, nameInWords } = require('../results/fields');
+const { unmet, sizeTooSmall, untestedStatus } = require('./requirements');
+const { fieldInfo } = require('../results/fields');
 const { withNetwork, networkOfSides } = require('./network');
 const { flowControlReason, flowControlUnknownReason } = require('./replication');
 const { membersMayDifferReason, readConcernReason } = require('./members');
@@ -24,7 +25,7 @@ const {
   pick, inSelection, describeSelection, sideLabel, comparison, estimateOf, estimateWithout, estimateAgain, sideFigure,
 } = require('./pairing');
 const { kindOf, CHECK_KINDS } = require('./checks');
-const { ruleOf, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, TESTED } = require('./rules');
+const { ruleOf, INCONCLUSIVE, UNTESTABLE, TESTED } = require('./rules');
 
 /**
  * The check a finding is decided by, with the article's figure its rule is held to: one that
@@ -37,55 +38,6 @@ function checkOf(finding) {
   const withFigure = finding.figure !== undefined ? { ...check, figure: finding.figure } : check;
   return clock ? { ...withFigure, field: clock.decides, baselineField: clock.article } : withFigure;
 }
-
-
-/**
- * A finding's precondition (requires): a field some record must carry with a value (equals), or
- * reach (atLeast), else the finding cannot be tested here. A threshold holds for every server among
- * the records and every record of each. Returns reasons (none where it is met).
- */
-function unmet(requires, all) {
-  if (!requires) return [];
-  if (Array.isArray(requires)) return requires.flatMap((r) => unmet(r, all));
-  const records = requires.where ? pick(all, requires.where) : all;
-  const carrying = records.filter((r) => valueAt(r, requires.field) !== undefined && valueAt(r, requires.field) !== null);
-  const values = carrying.map((r) => valueAt(r, requires.field));
-  const label = requires.label || nameInWords(requires.field);
-  // a requirement a larger size meets (sizeBound: data that must outgrow a cache) leaves the finding waiting for that size
-  const reason = (text) => [{ code: 'requirement-unmet', requirement: requires.code || requires.field, text, ...(requires.sizeBound ? { sizeBound: true } : {}) }];
-  if (!values.length) return reason(`${requires.unrecorded || requires.else} (no ${label} recorded)`);
-  if (requires.atLeast !== undefined) {
-    const servers = [...new Set(carrying.map((r) => r.server))];
-    const short = servers.map((server) => ({ server, least: Math.min(...carrying.filter((r) => r.server === server).map((r) => valueAt(r, requires.field))) }))
-      .filter((s) => !(s.least >= requires.atLeast));
-    if (!short.length) return [];
-    const shown = short.map((s) => `${s.least}${servers.length > 1 ? ` on ${s.server}` : ''}`).join(', ');
-    return reason(`${requires.else} (${label} ${shown}, ${requires.of || 'the article\'s'} ${requires.atLeast})`);
-  }
-  if (values.some((v) => v === requires.equals)) return [];
-  const why = requires.because ? [...new Set(carrying.map((r) => valueAt(r, requires.because)).filter(Boolean))] : [];
-  return reason(`${requires.else} (${label}: ${[...new Set(values)].join(', ')}${why.length ? `: ${why.join('; ')}` : ''})`);
-}
-
-/**
- * The size a finding needs (the scenario's scaling.findings) against the size the server ran:
- * reasons, with what would reach it where the run's size record says (the --budget the planner
- * priced it at, or the fixed size the run was given).
- */
-function sizeTooSmall(finding, descriptor, sizes, sizeRecord = null) {
-  const need = descriptor?.scaling?.findings?.[finding.id];
-  if (!need?.atLeast || !sizes) return [];
-  const short = Object.entries(need.atLeast).filter(([k, v]) => Number.isFinite(sizes[k]) && sizes[k] < v).map(([name, v]) => ({ name, value: sizes[name], need: v }));
-  if (!short.length) return [];
-  const planned = sizeRecord?.findings?.tooSmall?.find((t) => t.id === finding.id);
-  const reach = sizeRecord?.size && sizeRecord.size !== 'auto' ? { size: sizeRecord.size }
-    : planned ? { budgetSeconds: Number.isFinite(planned.budgetSeconds) ? planned.budgetSeconds : null } : {};
-  return [{ code: 'size-too-small', short, why: need.why, ...reach }];
-}
-
-
-/** Whether a finding's untestable reasons are all lifted by a larger size (a larger --budget). */
-const sizeBound = (reasons) => reasons.length > 0 && reasons.every((r) => r.code === 'size-too-small' || (r.code === 'requirement-unmet' && r.sizeBound));
 
 
 /** What the server did that a reader needs beside the figure (its write concern, its plan): [{ label, values }]. */
@@ -125,12 +77,6 @@ function networkOf(check, ctx, own) {
 }
 
 
-/**
- * A verdict's status where it was measured but cannot be tested: needs a larger size where every
- * reason is one a larger size lifts, else cannot be tested here.
- */
-const untestedStatus = (reasons) => (sizeBound(reasons) ? NEEDS_SIZE : UNTESTABLE);
-
 /** What a verdict rests on as the verdict carries it: the checked evidence and what was left out. */
 const restsOn = (evidence, dropped) => ({ ...evidence, dropped: dropped.map(({ side, round, repeat, reason, n }) => ({ side: side ?? null, round: round ?? null, repeat: repeat ?? 0, reason, ...(n !== undefined ? { n } : {}) })) });
 
@@ -158,14 +104,13 @@ function onArticleClock(finding, estimateOn) {
 
 /** The fields of a verdict, before it is made (judge): the kind's own judgement, then what every kind shares. */
 function judgement(finding, ctx) {
-  const base = { finding: finding.id, scenario: ctx.scenario, server: ctx.server, kit: finding.source === 'kit' };
   const kind = kindOf(finding.check.kind);
   if (!kind) throw new Error(`finding ${finding.id}: no check of kind ${finding.check.kind}`);
   if (!kind.decides) {
     const { decided } = kind.judge(finding.check, ctx, {});
-    return { ...base, status: decided.status, ratio: null, lo: null, hi: null, n: 0, method: null, field: null, clock: null, thresholds: null, reasons: decided.reasons };
+    return { status: decided.status, n: 0, thresholds: null, reasons: decided.reasons, detail: {} };
   }
-  if (finding.across) return judgeAcross(finding, ctx, base);
+  if (finding.across) return judgeAcross(finding, ctx);
   const own = ctx.records.filter((r) => r.server === ctx.server);
   const untestable = [...unmet(finding.requires, own), ...sizeTooSmall(finding, ctx.descriptor, ctx.sizes, ctx.sizeRecord)];
   const c = checkOf(finding);
@@ -176,7 +121,7 @@ function judgement(finding, ctx) {
   // a kind read as recorded (sizes, one reading each) rests on no pairs: nothing more to weigh
   if (out.readAsRecorded) {
     const status = untestable.length ? untestedStatus(untestable) : out.decided.status;
-    return { ...base, ...clockFields, status, ratio: null, lo: null, hi: null, n: out.n, method: null, thresholds: null, ...out.detail, reasons: [...untestable, ...out.decided.reasons], ...extras };
+    return { ...clockFields, status, n: out.n, thresholds: null, detail: out.detail, reasons: [...untestable, ...out.decided.reasons], ...extras };
   }
   const { rule, est } = out;
   // what the verdict rests on: each side's median block against its floor, the outliers, drift and contention
@@ -209,7 +154,7 @@ function judgement(finding, ctx) {
   if (tested && (out.duplicated || (ctx.misaligned?.size && counted.some((r) => ctx.misaligned.has(r))))) decided.reasons.push({ code: 'repeats-misaligned' });
   const articleClockEstimate = onArticleClock(finding, kind.estimateOn && ((field) => kind.estimateOn({ ...c, field, baselineField: field }, ctx, rule)));
   return {
-    ...base, ...clockFields, thresholds: rule, ...out.detail,
+    ...clockFields, thresholds: rule, detail: out.detail,
     ...concluded({ untestable, decided, est, evidence: checked.evidence, dropped: out.dropped, articleClockEstimate }),
     ...extras, mechanism: tested && !untestable.length ? mechanismOf(finding, own) : null, shared,
   };
@@ -220,7 +165,7 @@ function judgement(finding, ctx) {
  * whose servers are chosen by a field of their records, and it cannot be tested unless the run had
  * both. Their blocks pair by round where the conductor interleaved them; else one reading each.
  */
-function judgeAcross(finding, ctx, base) {
+function judgeAcross(finding, ctx) {
   const { a, b } = finding.across;
   const serverOf = (sel) => ctx.records.find((r) => matches(r, { where: sel }))?.server;
   const sa = serverOf(a.select);
@@ -229,7 +174,7 @@ function judgeAcross(finding, ctx, base) {
   const rule = ruleOf(c);
   const timed = fieldInfo(c.field).clock !== null;
   const clockFields = { field: c.field, clock: fieldInfo(c.field).clock, articleClock: finding.clock?.article ? fieldInfo(finding.clock.article).clock : null };
-  const empty = { ...base, ...clockFields, server: 'all servers', ratio: null, lo: null, hi: null, n: 0, method: null, thresholds: rule, context: [], mechanism: null, shared: false };
+  const empty = { ...clockFields, n: 0, thresholds: rule, detail: {} };
   if (!sa || !sb) return { ...empty, status: UNTESTABLE, reasons: [{ code: 'needs-other-engine', hint: finding.across.hint }] };
   // one server's records as the numerator, the other's as the denominator: a check across servers
   const where = c.where || {};
@@ -260,7 +205,7 @@ function judgeAcross(finding, ctx, base) {
   const relabelDropped = (d) => ({ ...d, side: d.side ? onServer(d.side) : null });
   return {
     ...empty, servers: [sa, sb],
-    sides: { num: cmp.num && { ...sideFigure(cmp.num, {}), label: sa }, den: cmp.den && { ...sideFigure(cmp.den, {}), label: sb } }, also,
+    detail: { sides: { num: cmp.num && { ...sideFigure(cmp.num, {}), label: sa }, den: cmp.den && { ...sideFigure(cmp.den, {}), label: sb } }, also },
     ...concluded({ untestable: why, decided: checked.decided, est, evidence: checked.evidence, dropped: [...(cmp.dropped || []), ...est.dropped].map(relabelDropped), articleClockEstimate }),
   };
 }
@@ -270,21 +215,30 @@ function judgeAcross(finding, ctx, base) {
  * aggregated measurement records, every server's: a baseline's too), blocks (its block records,
  * warm-up and incomplete ones among them: the comparison leaves them out, said), raw (its
  * measurement records before aggregation, for repeats), descriptor, sizes, sizeRecord (the run's
- * size record of the scenario on the server: what a larger budget would reach) }.
+ * size record of the scenario on the server: what a larger budget would reach) }. A finding
+ * across servers, or only published, is judged once for the run (its scope), whatever ctx.server.
  */
 function judge(finding, ctx) {
-  const judged = judgement(finding, ctx);
-  const atRunSize = judged.status === PUBLISHED_ONLY ? null : kindOf(finding.check.kind).articleAtRunSize?.(finding, judged);
-  return makeVerdict({ ...judged, ...articleFigures(finding), ...(atRunSize ? { articleAtRunSize: atRunSize } : {}) });
-}
-
-/**
- * The article's own figure for a finding, from its published.json (figure: a field, never read
- * out of the article's words). The kit's own questions cite another comparison's figure (TokuMX):
- * said, not drawn.
- */
-function articleFigures(finding) {
-  return { articleRatio: finding.source === 'kit' || !Number.isFinite(finding.figure) ? null : finding.figure };
+  const j = judgement(finding, ctx);
+  const kind = kindOf(finding.check.kind);
+  const scope = !kind.decides ? 'article' : finding.across ? 'all-servers' : 'server';
+  const atRunSize = kind.articleAtRunSize?.(finding, j.detail.at);
+  return makeVerdict({
+    identity: { scenario: ctx.scenario, finding: finding.id, scope, server: scope === 'server' ? ctx.server : null, servers: j.servers ?? null, kit: finding.source === 'kit' },
+    status: j.status,
+    estimate: {
+      ratio: j.ratio, lo: j.lo, hi: j.hi, n: j.n, se: j.se, df: j.df, method: j.method, pairs: j.pairs, runs: j.runs, field: j.field, clock: j.clock, onArticleClock: j.articleClockEstimate,
+    },
+    // the article's own figure (published.json's figure, never read out of its words); the kit's
+    // own questions cite another comparison's figure (TokuMX): said, not drawn
+    article: { ratio: finding.source === 'kit' ? null : finding.figure, clock: j.articleClock, field: finding.clock?.article },
+    thresholds: j.thresholds,
+    reasons: j.reasons,
+    evidence: {
+      dropped: j.dropped, outliers: j.outliers, drift: j.drift, contention: j.contention, floors: j.floors, context: j.context, mechanism: j.mechanism, shared: j.shared, measuredInstead: j.measuredInstead,
+    },
+    detail: { kind: kind.kind, ...j.detail, ...(atRunSize ? { articleAtRunSize: atRunSize } : {}) },
+  });
 }
 
 module.exports = { judge, checkOf, unmet, mechanismOf, ruleReasons, CHECK_KINDS };

@@ -54,6 +54,8 @@ module.exports = {
   about: 'two series cross',
   decides: true,
   saysFigure: false,
+  // the two ends and where they crossed
+  detailFields: ['crossing'],
   words,
   judge,
 };

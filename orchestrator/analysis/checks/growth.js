@@ -127,12 +127,12 @@ function judge(c, ctx, { timed }) {
  * the article went to 10,000), the article's own growth at the largest of its points the run
  * reached (its check's figureAt, the figure the rule held it to): { x, ratio }, else null.
  */
-function articleAtRunSize(finding, judged) {
+function articleAtRunSize(finding, at) {
   const points = finding.check?.figureAt;
-  if (finding.source === 'kit' || !Number.isFinite(judged.at) || !points?.length) return null;
-  if (judged.at >= Math.max(...points.map((p) => p.x))) return null;
-  const reached = points.filter((p) => p.x <= judged.at).sort((a, b) => a.x - b.x).at(-1);
-  return reached ? { x: reached.x, ratio: figureOf(finding.check, judged.at) } : null;
+  if (finding.source === 'kit' || !Number.isFinite(at) || !points?.length) return null;
+  if (at >= Math.max(...points.map((p) => p.x))) return null;
+  const reached = points.filter((p) => p.x <= at).sort((a, b) => a.x - b.x).at(-1);
+  return reached ? { x: reached.x, ratio: figureOf(finding.check, at) } : null;
 }
 
 /** A growth's problems: its threshold table's, then its flat part's. */
@@ -149,6 +149,8 @@ module.exports = {
   about: 'a series\' cost per unit grows with x',
   decides: true,
   saysFigure: true,
+  // the largest x against the fastest (ref), the flat series between them, the article's figure at the run's largest x
+  detailFields: ['at', 'ref', 'x', 'flat', 'articleAtRunSize'],
   rule: figureRule,
   ruleProblem,
   words: (check) => { const text = thresholdText(check); return text ? `${text}${flatText(check)}` : ''; },

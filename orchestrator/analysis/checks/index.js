@@ -7,7 +7,7 @@
 //
 // A kind: { kind, about (its words in the schema), decides (a measurement decides it: false for
 // a finding only published), saysFigure (an article's claim of this kind says what it claimed of
-// its figure: check.says), twoSided (the planner can promise it from its two sides' probes),
+// its figure: check.says), detailFields (what its verdict's detail carries, verdict.js), twoSided (the planner can promise it from its two sides' probes),
 // rule(check, { at }) (its threshold table, rules.js), ruleProblem(check), words(check),
 // judge(check, ctx, { rule, timed }) → { decided, rule, est, detail, groups, dropped, missing,
 // duplicated } (or readAsRecorded: a kind that rests on no pairs), estimateOn(check, ctx, rule)

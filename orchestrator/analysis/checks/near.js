@@ -53,6 +53,8 @@ module.exports = {
   about: 'within a tolerance of 1',
   decides: true,
   saysFigure: false,
+  // the deciding x, the field x is read from, each point's figures, the two sides' totals
+  detailFields: ['at', 'x', 'points', 'sides'],
   rule: (check) => nearRule(check.tolerance),
   ruleProblem: (check) => (nearRule(check.tolerance) ? thresholdProblem(check) : 'a near check needs a tolerance above 0'),
   words: thresholdText,

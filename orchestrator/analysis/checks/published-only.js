@@ -8,6 +8,7 @@ module.exports = {
   about: 'no server today can run it',
   decides: false,
   saysFigure: false,
+  detailFields: [],
   words: () => '',
   /** The finding as published: its reason, no figure of the run's. */
   judge: (c) => ({ decided: { status: PUBLISHED_ONLY, reasons: [{ code: 'published-only', text: c.reason }] } }),

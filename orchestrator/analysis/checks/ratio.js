@@ -51,6 +51,8 @@ module.exports = {
   saysFigure: true,
   // the planner can promise it from the probes' two sides (sizing/planner.js decidedDespiteShort)
   twoSided: true,
+  // what a ratio's verdict carries of its own (verdict.js detail): each side's total; across servers, the others beside it
+  detailFields: ['sides', 'also'],
   rule: figureRule,
   ruleProblem: thresholdProblem,
   words: thresholdText,
