@@ -9,6 +9,7 @@ const path = require('node:path');
 const { VARIABLES, ROOT } = require('./config');
 const { ruleText } = require('./analysis/rule-words');
 const { ClassicsError } = require('./errors');
+const { decidesByMeasurement } = require('./analysis/checks');
 
 const BEGIN = (name) => `<!-- generated: ${name} (node scripts/docs.js); edit the source, not this block -->`;
 const END = (name) => `<!-- end generated: ${name} -->`;
@@ -33,7 +34,7 @@ function renderFinding(finding) {
   lines.push(`- **${own ? 'Compared with' : 'The article'}:** ${finding.published}`);
   if (finding.reasoning) lines.push(`- **${own ? 'Why this rule' : 'What it claimed'}:** ${finding.reasoning}`);
   lines.push(`- **Decided by:** ${finding.decidedBy}`);
-  const rule = !finding.check || finding.check.kind === 'publishedOnly' ? '' : ruleText(finding);
+  const rule = decidesByMeasurement(finding) ? ruleText(finding) : '';
   if (rule) lines.push(`- **Rule:** ${rule}`);
   for (const need of asList(finding.requires)) {
     if (need.else) lines.push(`- **Where it cannot be tested, the verdict says:** ${need.else}`);

@@ -61,7 +61,7 @@ function publishedProblems(published, descriptor) {
   const named = (p) => p.replace(/^findings\[(\d+)\]/, (m, i) => (typeof published.findings?.[i]?.id === 'string' ? `finding ${published.findings[i].id}` : m));
   const problems = publishedSchemaProblems(published).map((p) => `published.json: ${named(p)}`);
   const need = (cond, what) => { if (!cond) problems.push(`published.json: ${what}`); };
-  const { CHECK_KINDS } = require('./analysis/judge');
+  const { CHECK_KINDS, kindOf } = require('./analysis/checks');
   const { ruleProblem } = require('./analysis/rules');
   const ids = new Set();
   for (const f of Array.isArray(published.findings) ? published.findings : []) {
@@ -72,9 +72,10 @@ function publishedProblems(published, descriptor) {
     const rule = f?.check ? ruleProblem({ ...f.check, figure: f.figure }) : null;
     need(!rule, `finding ${f.id}: ${rule}`);
     // an article's claim is judged at its size: its rule says what the article claimed, from its words
-    const decides = ['ratio', 'near', 'growth', 'crossing'].includes(f?.check?.kind);
+    const kind = kindOf(f?.check?.kind);
+    const decides = Boolean(kind?.decides);
     need(!decides || typeof f.reasoning === 'string', `finding ${f.id}: say in reasoning, from the article's own words, what it claimed and so what its rule holds it to`);
-    need(f?.source === 'kit' || !['ratio', 'growth'].includes(f?.check?.kind) || f.check.says, `finding ${f.id}: an article's claim says what it claimed of its figure (check.says: order, about), not a direction alone`);
+    need(f?.source === 'kit' || !kind?.saysFigure || f.check.says, `finding ${f.id}: an article's claim says what it claimed of its figure (check.says: order, about), not a direction alone`);
     need(f?.clock === undefined || f.check?.field === undefined, `finding ${f.id}: a finding with a clock is decided on clock.decides; its check names no field of its own`);
   }
   for (const [kind, entry] of Object.entries(descriptor.servers || {})) {

@@ -66,15 +66,16 @@ function acrossRunsEstimate(v, thisRun, others) {
 function withAcrossRuns(v, thisRun, others) {
   const across = acrossRunsEstimate(v, thisRun, others);
   if (!across) return v;
-  const { estimate, article, articleRatio, articleClock, ...fields } = v;
-  if (!decidedByItsInterval(v)) return makeVerdict({ ...fields, articleRatio, articleClock, acrossRuns: across });
+  // the verdict's own groups, its estimate with the interval across runs beside its own
+  const estimate = { ...v.estimate, acrossRuns: across };
+  if (!decidedByItsInterval(v)) return makeVerdict({ ...v, estimate });
   const judged = statusOf(v.thresholds, across.lo, across.hi);
   const kept = v.reasons.filter((r) => !RULE_CODES.includes(r.code));
   const reasons = [
     { code: 'across-runs', runs: across.runs, ratio: across.ratio, lo: across.lo, hi: across.hi, within: { status: v.status, ratio: v.ratio, lo: v.lo, hi: v.hi } },
     ...ruleReasons(v.thresholds, judged), ...kept,
   ];
-  return makeVerdict({ ...fields, articleRatio, articleClock, acrossRuns: across, status: judged.status, reasons });
+  return makeVerdict({ ...v, estimate, status: judged.status, reasons });
 }
 
 module.exports = { withAcrossRuns, acrossRunsEstimate, decidedByItsInterval, MIN_RUNS, ACROSS_RUNS, WITHIN_RUN };

@@ -7,6 +7,7 @@ const { aggregateRepeats } = require('../results/repeats');
 const { sizesOf } = require('../results/reader');
 const { judge, checkOf } = require('./judge');
 const { ruleOf } = require('./rules');
+const { decidesByMeasurement } = require('./checks');
 const { runContention } = require('./contention');
 const { withAcrossRuns } = require('./across-runs');
 
@@ -33,8 +34,9 @@ function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: si
   const verdicts = [];
   for (const finding of findings) {
     const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned };
-    if (finding.check.kind === 'publishedOnly' || finding.across) {
-      verdicts.push(judge(finding, { ...ctx, server: finding.across ? 'all servers' : 'the article\'s', sizes: null }));
+    if (!decidesByMeasurement(finding) || finding.across) {
+      // judged once for the run: its verdict's scope says so (all-servers, article), no server does
+      verdicts.push(judge(finding, { ...ctx, server: null, sizes: null }));
       continue;
     }
     const refs = referenceServers(scenario, finding);

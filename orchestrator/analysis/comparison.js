@@ -11,6 +11,7 @@
 const path = require('node:path');
 const { fingerprintOf, machineDifferences } = require('../results/machine');
 const { UsageError } = require('../errors');
+const { decidesByMeasurement } = require('./checks');
 const { changeTest, repeatsTest, holm, TEST_NAME } = require('./change');
 const { COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL } = require('./rules');
 
@@ -41,9 +42,9 @@ const withinNoise = (x, rule) => Math.abs(x - 1) <= rule.noise;
  */
 function estimateOf(v) {
   if (!v) return null;
-  const { status, ratio, lo, hi, n, se, df, clock, runs } = v;
-  const across = v.acrossRuns ?? v.estimate?.acrossRuns ?? null;
-  const base = { status, ratio, lo, hi, n, se: se ?? null, df: df ?? null, clock, ...(runs ? { runs } : {}) };
+  // the Verdict's estimate as it was made (analysis/verdict.js): every figure finite or null already
+  const { ratio, lo, hi, n, se, df, clock, runs, acrossRuns: across } = v.estimate;
+  const base = { status: v.status, ratio, lo, hi, n, se, df, clock, ...(runs ? { runs } : {}) };
   if (!across || !Number.isFinite(across.df)) return base;
   if (Number.isFinite(across.tau2) && Number.isFinite(se)) return { ...base, se: Math.sqrt(se ** 2 + across.tau2), df: across.df, acrossRuns: true };
   if (Number.isFinite(across.se)) return { ...base, se: Math.max(se ?? 0, across.se), df: across.df, acrossRuns: true };
@@ -167,8 +168,8 @@ const runFacts = (data) => ({ name: path.basename(data.dir), params: data.run.pa
 function findingRows(scenario, [sa, sb], [analysedA, analysedB], rule) {
   const rows = [];
   for (const f of scenario.loadPublished().findings || []) {
-    if (f.check.kind === 'publishedOnly') continue;
-    const pick = (analysed, server) => analysed.verdicts.find((v) => v.scenario === scenario.name && v.finding === f.id && (v.server === server || v.server === 'all servers'));
+    if (!decidesByMeasurement(f)) continue;
+    const pick = (analysed, server) => analysed.verdicts.find(({ identity: id }) => id.scenario === scenario.name && id.finding === f.id && (id.scope === 'all-servers' || id.server === server));
     const va = pick(analysedA, sa);
     const vb = pick(analysedB, sb);
     if (!va && !vb) continue;

@@ -70,12 +70,12 @@ function entriesOfRun(data, scenarios, run) {
   const found = machineOf(data);
   const machine = { ...found, words: machineWords(found) };
   const { verdicts } = analyseRun(data, scenarios);
-  return verdicts.filter((v) => v.server !== 'all servers' && v.server !== 'the article\'s').map((v) => ({
+  return verdicts.filter((v) => v.identity.scope === 'server').map((v) => ({
     finding: v.finding, scenario: v.scenario,
     run: { dir: data.dir, name: path.basename(data.dir), runId: data.runId, startedAt: data.run.startedAt ?? null, added: Boolean(run?.added) },
     machine,
     ...factsOf(data, v),
-    status: v.status, ratio: v.ratio, lo: v.lo, hi: v.hi, se: v.se, df: v.df ?? null, n: v.n,
+    status: v.status, ratio: v.ratio, lo: v.lo, hi: v.hi, se: v.se, df: v.df, n: v.n,
     articleRatio: v.articleRatio, thresholds: v.thresholds, contention: v.contention?.medianOtherShare ?? null,
     // the machine's canary in this run: its calibration's bare-driver ms per operation on this server (null: not calibrated)
     canary: found.figures[v.server] ?? null,

@@ -69,18 +69,12 @@ function figureOf(check, at) {
 }
 
 /**
- * A check's rule: { says, direction ('atLeast' | 'atMost' | 'near'), holdsAt, failsAt, figure?,
- * upTo? (an about band's far edge) }, or null for checks that are no ratio (a crossing, a finding
- * only published) and for a threshold table that is not whole (the contract check refuses such a
- * finding: scenarioProblems). at: the x a growth was decided at (its figure there).
+ * A rule held to the article's figure (says: order, about) or to a direction alone (atLeast or
+ * atMost, the kit's own questions): { says, direction ('atLeast' | 'atMost'), holdsAt, failsAt,
+ * figure?, upTo? (an about band's far edge) }, or null where the threshold table is not whole. at:
+ * the x a growth was decided at (its figure there). The ratio and growth kinds' rule (checks/).
  */
-function ruleOf(check, { at } = {}) {
-  if (!check) return null;
-  if (check.kind === 'near') {
-    if (!(check.tolerance > 0)) return null;
-    return { says: 'about', direction: 'near', figure: 1, holdsAt: 1 + check.tolerance, failsAt: 1 + check.tolerance };
-  }
-  if (check.kind !== 'ratio' && check.kind !== 'growth') return null;
+function figureRule(check, { at } = {}) {
   if (check.says === 'order' || check.says === 'about') {
     const figure = figureOf(check, at);
     if (!(figure > 0) || figure === 1) return null;
@@ -100,6 +94,25 @@ function ruleOf(check, { at } = {}) {
   return Number.isFinite(check.atLeast) && Number.isFinite(failsAt) ? { says: 'direction', direction: 'atLeast', holdsAt: check.atLeast, failsAt } : null;
 }
 
+/** "About as fast": the band of a tolerance around 1, either way (the near kind's rule); null without one. */
+function nearRule(tolerance) {
+  if (!(tolerance > 0)) return null;
+  return { says: 'about', direction: 'near', figure: 1, holdsAt: 1 + tolerance, failsAt: 1 + tolerance };
+}
+
+/**
+ * A check's rule, as its kind (analysis/checks/) makes it from its threshold table, or null for
+ * a kind that is no ratio (a crossing, a finding only published) and for a threshold table that
+ * is not whole (the contract check refuses such a finding: scenarioProblems). at: the x a growth
+ * was decided at.
+ */
+function ruleOf(check, { at } = {}) {
+  if (!check) return null;
+  // required here: each kind's file builds its rule from this file's tables
+  const kind = require('./checks').kindOf(check.kind);
+  return kind?.rule ? kind.rule(check, { at }) : null;
+}
+
 /**
  * A growth's flatness part: the other series within a factor atMost of itself, either way, at the
  * growth's two points (a near rule on a log scale), failing beyond failAtLeast.
@@ -110,12 +123,15 @@ function flatRuleOf(check) {
   return { says: 'about', direction: 'near', figure: 1, holdsAt: flat.atMost, failsAt: flat.failAtLeast };
 }
 
-/** What is wrong with a check's threshold table, in words, or null: every ratio can say "does not hold". */
-function ruleProblem(check) {
-  if (!['ratio', 'near', 'growth'].includes(check?.kind)) return null;
+/**
+ * What is wrong with a ratio's threshold table, in words, or null: every ratio (a ratio, a near,
+ * a growth) can say "does not hold". Each kind's ruleProblem starts here; figureAt: the kind may
+ * hold its check to the article's figure at several points.
+ */
+function thresholdProblem(check, { figureAt = false } = {}) {
   if (check.says === 'order' || check.says === 'about') {
     const figures = Array.isArray(check.figureAt) && check.figureAt.length ? check.figureAt.map((p) => p.ratio) : [check.figure];
-    if (!figures.every((f) => f > 0 && f !== 1)) return `a check that says "${check.says}" needs the article's figure (the finding's figure${check.kind === 'growth' ? ', or its check\'s figureAt' : ''}), a ratio other than 1`;
+    if (!figures.every((f) => f > 0 && f !== 1)) return `a check that says "${check.says}" needs the article's figure (the finding's figure${figureAt ? ', or its check\'s figureAt' : ''}), a ratio other than 1`;
     if (check.says === 'about' && !(check.band > 1)) return 'a check that says "about" needs a band above 1 (the factor either way of the article\'s figure)';
     for (const f of figures) {
       const rule = ruleOf({ ...check, figureAt: undefined, figure: f });
@@ -124,16 +140,19 @@ function ruleProblem(check) {
       if (!beyond) return `the article's figure ${f} is too near no effect (${rule.failsAt}) to tell its ${check.says === 'order' ? 'order' : 'band'} from a weaker effect`;
     }
   } else if (!ruleOf(check)) {
-    if (check.kind === 'near') return 'a near check needs a tolerance above 0';
     return `a ${check.kind} check needs ${check.atMost !== undefined ? 'atMost and failAtLeast or margin' : 'atLeast and failAtMost or margin'}: without a failing threshold it could never say "does not hold"`;
   } else {
     const rule = ruleOf(check);
     if (rule.direction === 'atLeast' && !(rule.failsAt < rule.holdsAt)) return `its failing threshold ${rule.failsAt} is not below its holding one ${rule.holdsAt}`;
     if (rule.direction === 'atMost' && !(rule.failsAt > rule.holdsAt)) return `its failing threshold ${rule.failsAt} is not above its holding one ${rule.holdsAt}`;
   }
-  if (check.flat && !flatRuleOf(check)) return 'a growth\'s flat part needs atMost and failAtLeast';
-  if (check.flat && !(check.flat.failAtLeast > check.flat.atMost)) return 'a growth\'s flat failAtLeast must be above its atMost';
   return null;
+}
+
+/** What is wrong with a check's threshold table, in words, as its kind says it, or null. */
+function ruleProblem(check) {
+  const kind = require('./checks').kindOf(check?.kind);
+  return kind?.ruleProblem ? kind.ruleProblem(check) : null;
 }
 
 /** Bands on a scale that runs upwards (the article's effect above 1), from 0 to Infinity. */
@@ -200,6 +219,6 @@ function statusOf(rule, lo, hi) {
 }
 
 module.exports = {
-  ruleOf, flatRuleOf, ruleProblem, statusOf, bandsOf, figureOf,
+  ruleOf, figureRule, nearRule, flatRuleOf, thresholdProblem, ruleProblem, statusOf, bandsOf, figureOf,
   HOLDS, WEAKER, FAILS, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, STATUSES, DECIDED, TESTED, ORDER_SHARE, COMPARISON_RULE, CHANGED, SAME, CANNOT_TELL,
 };

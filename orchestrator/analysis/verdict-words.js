@@ -44,12 +44,13 @@ function crossingText(c) {
 /**
  * What was measured, in a sentence: the ratio with its interval on the deciding clock, the two
  * sides' totals, the points or the flat series where the rule has them, the article's clock
- * beside it and the context (write concern, plan).
+ * beside it and the context (write concern, plan). From the verdict alone (verdict.js): the field
+ * its points are read on (detail.x) and the article's clock (article.field) are its own.
  */
-function detailText(v, finding) {
+function detailText(v) {
   if (v.status === 'published only') return v.reasons.map((r) => r.text).join('; ');
   const parts = [];
-  const x = finding?.check?.x ? fieldInfo(finding.check.x).words : '';
+  const x = v.detail?.x ? fieldInfo(v.detail.x).words : '';
   if (v.crossing) parts.push(crossingText(v.crossing));
   if (Number.isFinite(v.ratio)) {
     let head = `${estimateText(v)} on the ${clockWords(v.field)}`;
@@ -63,7 +64,7 @@ function detailText(v, finding) {
   if (v.points?.length > 1) parts.push(v.points.map((p) => `${estimateText(p)} at ${p.x.toLocaleString('en-US')} ${x}`).join(', '));
   if (v.flat) parts.push(`the other series ${estimateText(v.flat)} between the same two points`);
   if (v.also?.length) parts.push(`beside it ${v.also.map((a) => `${a.label} (${a.server}): ${ratioText(a.ratio)}`).join(', ')}`);
-  if (v.articleClockEstimate) parts.push(`the article's clock, the ${fieldInfo(finding?.clock?.article || '').words}: ${estimateText(v.articleClockEstimate)}`);
+  if (v.articleClockEstimate) parts.push(`the article's clock, the ${fieldInfo(v.article?.field || '').words}: ${estimateText(v.articleClockEstimate)}`);
   const text = parts.join('; ');
   const context = (v.context || []).map((c) => `${c.label}: ${c.values.join('; ')}`).join('; ');
   return context ? `${text} [${context}]` : text;

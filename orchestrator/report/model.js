@@ -7,6 +7,7 @@
 const path = require('node:path');
 const { bandsOf: bandsOfRule, TESTED, NEEDS_SIZE, UNTESTABLE, STATUSES } = require('../analysis/rules');
 const { ruleOfFinding } = require('../analysis/rule-words');
+const { decidesByMeasurement } = require('../analysis/checks');
 const { reasonWords } = require('../analysis/reasons');
 const { estimateText, intervalText, detailText, crossingText, ratioText, contentionText } = require('../analysis/verdict-words');
 const { formatBytes } = require('./format');
@@ -37,11 +38,12 @@ function cellOf(verdict, finding, anchor) {
   return {
     verdict,
     status: verdict.status,
-    ratio: Number.isFinite(verdict.ratio) ? verdict.ratio : null,
-    lo: Number.isFinite(verdict.lo) ? verdict.lo : null,
-    hi: Number.isFinite(verdict.hi) ? verdict.hi : null,
-    n: verdict.n ?? 0,
-    shared: Boolean(verdict.shared),
+    // the Verdict's own figures (analysis/verdict.js made each finite or null), not made again here
+    ratio: verdict.estimate.ratio,
+    lo: verdict.estimate.lo,
+    hi: verdict.estimate.hi,
+    n: verdict.estimate.n,
+    shared: verdict.evidence.shared,
     // where the run stopped short of the article's largest point, the article's figure at the run's
     ...(verdict.articleAtRunSize ? { article: { ratio: verdict.articleAtRunSize.ratio, text: ratioText(verdict.articleAtRunSize.ratio) } } : {}),
     ratioText: verdict.crossing ? crossingText(verdict.crossing) || '–' : ratioText(verdict.ratio),
@@ -131,11 +133,11 @@ function buildReportModel(runModels, scenarios) {
         const m = models[col.run];
         if (!ran(m, scenario)) { row.cells[col.key] = { status: NOT_RUN, reason: '', bands: null, ratio: null, ratioText: '' }; continue; }
         // a finding across servers (zstd against none) or published only is one verdict for the whole run
-        const v = m.verdicts.find((x) => x.scenario === scenario.name && x.finding === finding.id && (x.server === col.server || x.server === 'all servers' || x.server === 'the article\'s'));
+        const v = m.verdicts.find(({ identity: id }) => id.scenario === scenario.name && id.finding === finding.id && (id.scope !== 'server' || id.server === col.server));
         if (!v) { row.cells[col.key] = { status: NOT_RUN, reason: 'not measured on this server', bands: null, ratio: null, ratioText: '' }; continue; }
         row.cells[col.key] = cellOf(v, finding, anchor);
       }
-      if (finding.check.kind === 'publishedOnly') article.publishedOnly = [...(article.publishedOnly || []), row];
+      if (!decidesByMeasurement(finding)) article.publishedOnly = [...(article.publishedOnly || []), row];
       else if (row.kit) kitRows.push(row);
       else article.rows.push(row);
     }

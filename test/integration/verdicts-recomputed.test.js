@@ -10,6 +10,10 @@ const path = require('node:path');
 const { fixtureRun, PARITY_KINDS } = require('../helpers/fixture-runs');
 const { unavailableReason } = require('../helpers/servers');
 const { recompute } = require('../helpers/recompute-verdicts');
+const { readRunModel } = require('../../orchestrator/analysis/run-model');
+const { discoverScenarios } = require('../../orchestrator/scenarios');
+const { verdictsSchemaProblems } = require('../../orchestrator/schemas');
+const { resolveConfig } = require('../../orchestrator/config');
 
 describe('every decided verdict of the fixture runs recomputed by an independent hand', function () {
   this.timeout(15 * 60 * 1000);
@@ -24,6 +28,11 @@ describe('every decided verdict of the fixture runs recomputed by an independent
       const file = path.join(out, 'verdicts.json');
       assert.ok(fs.existsSync(file), `${kind}: no verdicts.json in ${out}`);
       recompute(file);
+      // each Verdict of the run, read again, is its own verdicts.json record (analysis/verdict.js toJSON)
+      const { shellDir, root } = resolveConfig();
+      const { verdicts } = readRunModel(out, discoverScenarios(shellDir, root));
+      assert.ok(verdicts.length > 0, `${kind}: no verdicts`);
+      assert.deepEqual(verdictsSchemaProblems(verdicts.map((v) => v.toJSON())), [], kind);
     });
   }
 });

@@ -59,7 +59,7 @@ describe('comparison: a finding\'s figure in A against B', () => {
     const b = v(1.3, 0.03);
     assert.equal(compareFinding(a, b).status, 'changed');
     // runs of this finding differ by about 0.1 on a log scale from one to the next: 1.3× is within that
-    const spread = (x) => ({ ...x, estimate: { acrossRuns: { ratio: x.ratio, lo: 0.8, hi: 1.6, runs: 5, df: 4, tau2: 0.1 ** 2 } } });
+    const spread = (x) => ({ estimate: { ...x, acrossRuns: { ratio: x.ratio, lo: 0.8, hi: 1.6, runs: 5, df: 4, tau2: 0.1 ** 2 } } });
     const { estimateOf } = require('../../orchestrator/analysis/comparison');
     const [ea, eb] = [estimateOf(spread(a)), estimateOf(spread(b))];
     assert.ok(Math.abs(ea.se - Math.sqrt(0.03 ** 2 + 0.01)) < 1e-12 && ea.df === 4);

@@ -9,7 +9,7 @@ const { scenarioSchemaProblems, publishedSchemaProblems, recordProblem, schemas,
 const { scenarioDirs, scenarioProblems } = require('../../orchestrator/scenarios');
 const { readRun } = require('../../orchestrator/results/reader');
 const { DB_PREFIX } = require('../../orchestrator/config');
-const { CHECK_KINDS } = require('../../orchestrator/analysis/judge');
+const { CHECK_KINDS, KINDS } = require('../../orchestrator/analysis/checks');
 
 const ROOT = path.join(__dirname, '..', '..');
 const EXAMPLES = path.join(ROOT, 'reports', 'examples');
@@ -49,7 +49,10 @@ describe('schemas', () => {
 
   it('say the one rule of the code they share: database prefix, check kinds', () => {
     assert.ok(schemas.scenario.properties.database.pattern === `^${DB_PREFIX}`);
-    assert.deepEqual([...schemas.published.$defs.check.properties.kind.enum].sort(), [...CHECK_KINDS].sort());
+    // the kinds' one list is analysis/checks/index.js's: the schema's enum says it, in its order, each kind's words in its description
+    const kind = schemas.published.$defs.check.properties.kind;
+    assert.deepEqual(kind.enum, CHECK_KINDS);
+    for (const k of KINDS) assert.ok(kind.description.includes(`${k.kind} (${k.about})`), `${k.kind}: ${kind.description}`);
   });
 
   it('name a field that is missing with what it is for, a misspelt one with the fields there are, a value not allowed with those that are', () => {

@@ -1,7 +1,8 @@
 'use strict';
-// The Verdict type (orchestrator/analysis/verdict.js): made by one constructor, frozen, held to
-// verdict.schema.json as verdicts.json writes it (the kept examples' and one made here from
-// crafted records); and a rule's words (analysis/rule-words.js), made from its thresholds, say
+// The Verdict type (orchestrator/analysis/verdict.js): made by one constructor from its nine groups
+// and nothing else, frozen, its toJSON() held to verdict.schema.json (the kept examples' runs
+// analysed again, and one made here from crafted records) and equal to the verdicts.json the kept
+// examples hold; and a rule's words (analysis/rule-words.js), made from its thresholds, say
 // the thresholds' own figures, which no decidedBy restates by hand.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -14,7 +15,7 @@ const { ruleOf, flatRuleOf, HOLDS } = require('../../orchestrator/analysis/rules
 const { checkOf } = require('../../orchestrator/analysis/judge');
 const { verdictsSchemaProblems } = require('../../orchestrator/schemas');
 const { verdictsJson } = require('../../orchestrator/export/verdicts-json');
-const { findingOfScenarios } = require('../../orchestrator/analysis/run-model');
+const { findingOfScenarios, readRunModel } = require('../../orchestrator/analysis/run-model');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const { withBlocks } = require('../helpers/blocks');
@@ -32,13 +33,49 @@ function craftedVerdicts() {
 }
 
 describe('the Verdict type', () => {
-  it('is made whole by its constructor and cannot be changed after', () => {
-    const v = makeVerdict({ finding: 'f', scenario: 's', server: 'a', status: HOLDS, ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3], articleRatio: 2.5, articleClock: 'send', clock: 'applied', reasons: [{ code: 'weaker' }] });
-    assert.deepEqual(v.estimate, { ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3], scope: 'within-run' });
-    assert.deepEqual(v.article, { ratio: 2.5, clock: 'send' });
+  const groups = () => ({
+    identity: { scenario: 's', finding: 'f', server: 'a' }, status: HOLDS,
+    estimate: { ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, pairs: [3, 3], clock: 'applied' }, article: { ratio: 2.5, clock: 'send' },
+    reasons: [{ code: 'weaker' }], detail: { kind: 'ratio' },
+  });
+
+  it('is made whole by its constructor from its nine groups, and cannot be changed after', () => {
+    const v = makeVerdict(groups());
+    assert.deepEqual(Object.keys(v), ['identity', 'status', 'estimate', 'article', 'thresholds', 'reasons', 'evidence', 'detail', 'conditions']);
+    assert.deepEqual(v.estimate, { ratio: 3, lo: 2, hi: 4, n: 8, se: 0.1, df: null, method: null, pairs: [3, 3], scope: 'within-run', field: null, clock: 'applied', onArticleClock: null });
+    assert.deepEqual(v.article, { ratio: 2.5, clock: 'send', field: null });
+    assert.deepEqual(v.identity, { scenario: 's', finding: 'f', scope: 'server', server: 'a', servers: null, kit: false });
+    assert.equal(v.conditions, null);
     assert.ok(Object.isFrozen(v) && Object.isFrozen(v.estimate) && Object.isFrozen(v.reasons[0]));
     assert.throws(() => { 'use strict'; v.status = 'inconclusive'; }, TypeError);
-    assert.throws(() => makeVerdict({ finding: 'f', scenario: 's', server: 'a' }), /status/);
+    assert.throws(() => makeVerdict({ identity: { scenario: 's', finding: 'f', server: 'a' }, detail: { kind: 'ratio' } }), /status/);
+  });
+
+  it('refuses a field it does not know, at the top and in each group, and a detail not of its kind', () => {
+    assert.throws(() => makeVerdict({ ...groups(), ratio: 3 }), /has no field ratio/);
+    assert.throws(() => makeVerdict({ ...groups(), estimate: { ...groups().estimate, guess: 1 } }), /estimate has no field guess/);
+    assert.throws(() => makeVerdict({ ...groups(), evidence: { hunch: true } }), /evidence has no field hunch/);
+    assert.throws(() => makeVerdict({ ...groups(), detail: { kind: 'ratio', points: [] } }), /detail \(ratio\) has no field points/);
+    assert.throws(() => makeVerdict({ ...groups(), detail: { kind: 'guess' } }), /tagged by its check kind/);
+    assert.throws(() => makeVerdict({ ...groups(), status: 'probably' }), /status is one of/);
+  });
+
+  it('carries a scope, not an invented server name: all-servers and article name no server, yet verdicts.json says them as it always has', () => {
+    assert.throws(() => makeVerdict({ ...groups(), identity: { scenario: 's', finding: 'f', scope: 'all-servers', server: 'all servers' } }), /names its server/);
+    assert.throws(() => makeVerdict({ ...groups(), identity: { scenario: 's', finding: 'f' } }), /names its server/);
+    const across = makeVerdict({ ...groups(), identity: { scenario: 's', finding: 'f', scope: 'all-servers', servers: ['a', 'b'] } });
+    assert.equal(across.identity.server, null);
+    assert.deepEqual([across.toJSON().server, across.toJSON().servers], ['all servers', ['a', 'b']]);
+    const published = makeVerdict({ ...groups(), identity: { scenario: 's', finding: 'f', scope: 'article' }, detail: { kind: 'publishedOnly' } });
+    assert.equal(published.toJSON().server, 'the article\'s');
+  });
+
+  it('accepts the conditions of its comparison, and writes them only where it has them', () => {
+    assert.equal('conditions' in makeVerdict(groups()).toJSON(), false);
+    const conditions = { sides: [{ side: 'a', acknowledged: true }] };
+    const v = makeVerdict({ ...groups(), conditions });
+    assert.deepEqual(v.toJSON().conditions, conditions);
+    assert.deepEqual(verdictsSchemaProblems([v.toJSON()]), []);
   });
 
   it('is what the analysis makes of every finding, frozen', () => {
@@ -52,6 +89,17 @@ describe('the Verdict type', () => {
     const json = JSON.parse(verdictsJson([{ label: 'crafted', verdicts: craftedVerdicts() }], findingOfScenarios(scenarios)));
     assert.deepEqual(verdictsSchemaProblems(json), []);
     assert.deepEqual(verdictsSchemaProblems([{ ...json[0], status: 'probably' }]).length, 1);
+  });
+
+  it('toJSON() of every verdict of the kept examples\' runs, analysed again, holds to verdict.schema.json and is the record their verdicts.json holds', () => {
+    const dirs = fs.readdirSync(EXAMPLES).filter((d) => fs.existsSync(path.join(EXAMPLES, d, 'results.jsonl')));
+    assert.ok(dirs.length >= 4, dirs.join(', '));
+    for (const dir of dirs) {
+      const { verdicts } = readRunModel(path.join(EXAMPLES, dir), scenarios);
+      const records = JSON.parse(JSON.stringify(verdicts));
+      assert.deepEqual(verdictsSchemaProblems(records), [], dir);
+      assert.deepEqual(records, JSON.parse(fs.readFileSync(path.join(EXAMPLES, dir, 'verdicts.json'), 'utf8')), `${dir}: re-render the kept examples (orchestrate report)`);
+    }
   });
 
   it('every kept example\'s verdicts.json holds to verdict.schema.json', () => {
