@@ -32,7 +32,7 @@ function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: si
   const servers = [...new Set([...records, ...blocks.filter((b) => !b.warmup)].map((r) => r.server))];
   const verdicts = [];
   for (const finding of findings) {
-    const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned };
+    const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned, serverRecords };
     if (finding.check.kind === 'publishedOnly' || finding.across) {
       verdicts.push(judge(finding, { ...ctx, server: finding.across ? 'all servers' : 'the article\'s', sizes: null }));
       continue;

@@ -22,6 +22,7 @@ const { flowControlUnknownReason } = require('./replication');
 const { membersMayDifferReason, readConcernReason } = require('./members');
 const { checkEvidence } = require('./evidence');
 const { makeVerdict } = require('./verdict');
+const { conditionsOf } = require('./conditions');
 const {
   ruleOf, flatRuleOf, statusOf, figureOf, HOLDS, FAILS, WEAKER, INCONCLUSIVE, NEEDS_SIZE, UNTESTABLE, PUBLISHED_ONLY, TESTED,
 } = require('./rules');
@@ -534,7 +535,8 @@ const restsOn = (evidence, dropped) => ({ ...evidence, dropped: dropped.map(({ s
  */
 function judge(finding, ctx) {
   const judged = judgement(finding, ctx);
-  return makeVerdict({ ...judged, ...articleFigures(finding), ...articleAtRunSize(finding, judged) });
+  // whether the two sides did the same work (acknowledged, durable, indexed, warm): said, not judged
+  return makeVerdict({ ...judged, ...articleFigures(finding), ...articleAtRunSize(finding, judged), conditions: conditionsOf(finding.check, ctx) });
 }
 
 /**

@@ -64,6 +64,8 @@ function verdictRecord(v, finding, run = null) {
     ...(v.crossing ? { crossing: v.crossing } : {}),
     ...(v.also?.length ? { also: v.also } : {}),
     ...(v.sides ? { sides: v.sides } : {}),
+    // whether the two sides did the same work (analysis/conditions.js); absent where the run recorded no store settings
+    ...(v.conditions ? { conditions: v.conditions } : {}),
     context: v.context || [],
     mechanism: v.mechanism ?? null,
     sharedMachine: Boolean(v.shared),

@@ -147,6 +147,23 @@ async function tableState(admin) {
   return { count: r.count, storageSize: Number(r.table_bytes), totalIndexSize: Number(r.index_bytes), totalRelationSize: Number(r.total_bytes) };
 }
 
+/** The table's indexes, as the server defines them: [{ name, definition }] (the primary key's among them). */
+async function tableIndexes(admin) {
+  const { rows } = await admin.query("SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = 'log' ORDER BY indexname");
+  return rows;
+}
+
+/**
+ * The settings each timed connection ran under, read on it after its blocks: the first
+ * connection's, with differsAcrossConnections where another's differ (each is one session: a SET
+ * on it shows on it alone).
+ */
+async function sessionSettings(clients, readSettings) {
+  const each = await Promise.all(clients.map((c) => readSettings(c)));
+  const differs = each.some((s) => JSON.stringify(s) !== JSON.stringify(each[0]));
+  return { ...each[0], ...(differs ? { differsAcrossConnections: true } : {}) };
+}
+
 /** Whether every writer's span overlapped every other's: they all wrote at once. */
 function overlapped(spans) {
   return Math.max(...spans.map(([s]) => s)) < Math.min(...spans.map(([, e]) => e));
@@ -216,14 +233,20 @@ async function openStep({ connectionString, step, sizes, workers, rounds }) {
       else blocks.push(line);
       return line;
     },
-    /** The step's line: the blocks' times and counts summed, and the table after them. */
-    async total() {
+    /**
+     * The step's line: the blocks' times and counts summed, the table after them, its indexes,
+     * and, where the kit hands a reader (readSettings(client): its store settings), the settings
+     * the timed connections ran under, read on each of them after its blocks (sessionSettings).
+     */
+    async total({ readSettings = null } = {}) {
       const sum = (field) => blocks.reduce((k, b) => k + b[field], 0);
       const inserted = sum('inserted');
       const state = await tableState(admin);
+      const settings = readSettings ? await sessionSettings(clients, readSettings) : null;
       return {
         ...base, iterations, rounds: blocks.length, ms: sum('ms'), hrMs: Math.round(sum('hrMs') * 1000) / 1000,
         inserted, removed, ...state, expectedCount: inserted, countOk: state.count === inserted,
+        indexes: await tableIndexes(admin), ...(settings ? { sessionSettings: settings } : {}),
         ...(connections > 1 ? { workers: connections, workersOverlapped: blocks.every((b) => b.workersOverlapped) } : {}),
       };
     },

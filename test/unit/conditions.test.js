@@ -1,0 +1,146 @@
+'use strict';
+// Each comparison's conditions (analysis/conditions.js): what each side promised about a write,
+// read back from its store (servers/store-settings.js) on answers shaped as the servers give them
+// (test/fixtures/stores/answers.js names their sources), carried by the verdict as `conditions`,
+// in verdicts.json (held to its schema) and on report.html's evidence line.
+const assert = require('node:assert/strict');
+const answers = require('../fixtures/stores/answers');
+const { mongodStoreOf, storeOf } = require('../../orchestrator/servers/store-settings');
+const { conditionsOf, postgresDurability, durationMs } = require('../../orchestrator/analysis/conditions');
+const { analyseScenario } = require('../../orchestrator/analysis/analyse');
+const { verdictsJson } = require('../../orchestrator/export/verdicts-json');
+const { verdictsSchemaProblems } = require('../../orchestrator/schemas');
+const { findingOfScenarios } = require('../../orchestrator/analysis/run-model');
+const { discoverScenarios } = require('../../orchestrator/scenarios');
+const { resolveConfig } = require('../../orchestrator/config');
+const { withBlocks } = require('../helpers/blocks');
+
+const { shellDir, root } = resolveConfig();
+const scenarios = discoverScenarios(shellDir, root);
+const logInserts = scenarios.find((s) => s.name === 'log-inserts');
+const check = (id) => logInserts.loadPublished().findings.find((f) => f.id === id).check;
+
+const PG = '15.18 (Debian 15.18-0+deb12u1)';
+const baselineRecord = (settings = answers.postgresDefaults) => ({
+  type: 'server', server: 'postgresql', product: 'PostgreSQL', version: PG, baselineFor: 'log-inserts',
+  store: { product: 'PostgreSQL', version: PG, settings, from: 'a new session on the baseline\'s database' },
+});
+const ferretdbPg = (version = PG) => ({
+  type: 'server', server: 'ferretdb-pg', product: 'FerretDB', version: 'v1.24.0', startedByKit: true,
+  store: { product: 'PostgreSQL', version, settings: answers.postgresDefaults, from: 'a new session as FerretDB\'s user on its database' },
+});
+
+/** log-inserts' test 1 as a run records it: the baseline's step line and the server's saves, each cut into rounds after a warm-up. */
+function testOne(server, { writeConcern = 'w:1', sessionSettings = answers.postgresDefaults } = {}) {
+  const records = [
+    {
+      scenario: 'log-inserts', server: 'postgresql', forServers: [server], baselineFor: 'log-inserts', step: 'test1', method: 'sql', iterations: 10000, ms: 20000,
+      indexes: [{ name: 'log_pkey', definition: 'CREATE UNIQUE INDEX log_pkey ON public.log USING btree (id)' }], ...(sessionSettings ? { sessionSettings } : {}),
+    },
+    { scenario: 'log-inserts', server, step: 'test1', method: 'save', iterations: 10000, ms: 900, appliedMs: 1000, writeConcern, nindexes: 1 },
+  ];
+  return withBlocks(records, { counts: ['iterations'], warmup: 1 });
+}
+
+describe('a store\'s write settings read back', () => {
+  it('reads a mongod\'s journal interval, engine and command line from getParameter, serverStatus and getCmdLineOpts', async () => {
+    const store = await mongodStoreOf(answers.answering(answers.mongod));
+    assert.equal(store.product, 'WiredTiger');
+    assert.equal(store.settings.journalCommitIntervalMs, 100);
+    assert.equal(store.settings.engine, 'wiredTiger');
+    assert.equal(store.settings.persistent, true);
+    assert.deepEqual(store.settings.commandLine, { journal: null, syncPeriodSecs: null });
+    assert.deepEqual(store.settings.wiredTigerLog, { reported: true, syncs: 37 });
+    assert.equal(store.from, 'getCmdLineOpts, getParameter, serverStatus');
+    const forty = await mongodStoreOf(answers.answering(answers.mongodInterval40));
+    assert.equal(forty.settings.journalCommitIntervalMs, 40);
+    assert.deepEqual(forty.settings.commandLine.journal, { commitIntervalMs: 40 });
+  });
+
+  it('says what it could not read where every command is refused (Unauthorized), never a default', async () => {
+    const refused = { getCmdLineOpts: answers.unauthorized, getParameter: answers.unauthorized, serverStatus: answers.unauthorized };
+    const store = await mongodStoreOf(answers.answering(refused));
+    assert.equal(store.settings.journalCommitIntervalMs, null);
+    assert.match(store.unread, /refused/);
+    const c = conditionsOf(check('mongo-beats-sql-test1'), {
+      server: 'atlas', serverRecords: [baselineRecord(), { server: 'atlas', product: 'MongoDB', store }], ...testOne('atlas'), records: testOne('atlas').measurements,
+    });
+    assert.equal(c.sides[1].durability, 'unknown');
+    assert.equal(c.same, null);
+    assert.match(c.text, /^partly unknown: atlas's settings not read/);
+  });
+
+  it('names what it cannot reach: FerretDB on SQLite, a FerretDB of yours', async () => {
+    assert.equal((await storeOf(null, { product: 'FerretDB', server: { backend: 'SQLite' } })).product, 'SQLite');
+    assert.match((await storeOf(null, { product: 'FerretDB', server: {} })).unread, /not reachable/);
+  });
+});
+
+describe('a comparison\'s conditions', () => {
+  it('PostgreSQL\'s durability from its settings: per write, in groups within 3 × wal_writer_delay, or none', () => {
+    const values = (s) => Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.value]));
+    assert.deepEqual(postgresDurability(values(answers.postgresDefaults)), { durability: 'per-write', groupIntervalMs: null });
+    assert.deepEqual(postgresDurability(values(answers.postgresAsync)), { durability: 'per-group', groupIntervalMs: 600 });
+    assert.deepEqual(postgresDurability({ ...values(answers.postgresDefaults), fsync: 'off' }), { durability: 'none', groupIntervalMs: null });
+    assert.deepEqual(postgresDurability({}), { durability: 'unknown', groupIntervalMs: null });
+    assert.equal(durationMs('1s'), 1000);
+    assert.equal(durationMs('200ms'), 200);
+  });
+
+  it('FerretDB on the baseline\'s own PostgreSQL: the same work, and it says it measures FerretDB\'s layer', () => {
+    const run = testOne('ferretdb-pg');
+    const c = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), ferretdbPg()] });
+    assert.equal(c.same, true);
+    assert.deepEqual(c.differences, []);
+    assert.deepEqual(c.sides.map((s) => [s.name, s.acknowledged, s.durability, s.indexes, s.warmCache]), [
+      ['sql (postgresql)', true, 'per-write', 1, true], ['save (ferretdb-pg)', true, 'per-write', 1, true],
+    ]);
+    assert.equal(c.sides[0].settings.synchronous_commit, 'on');
+    assert.equal(c.sides[1].settings.fsync, 'on');
+    assert.equal(c.ownLayer.same, true);
+    assert.match(c.text, /^same work; ferretdb-pg stores into PostgreSQL 15\.18, the PostgreSQL the baseline runs: this measures FerretDB's own layer/);
+    // FerretDB 2 on PostgreSQL 18.6: the layer and another PostgreSQL
+    const other = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), ferretdbPg('18.6 (Debian 18.6-3)')] });
+    assert.equal(other.ownLayer.same, false);
+    assert.match(other.text, /stores into PostgreSQL 18\.6, the baseline runs PostgreSQL 15\.18/);
+  });
+
+  it('a mongod\'s w:0 against a SQL store flushing each row: differs, in acknowledgement and durability (the journal every 100 ms)', async () => {
+    const run = testOne('mongod', { writeConcern: 'w:0' });
+    const mongod = { server: 'mongod', product: 'MongoDB', startedByKit: true, store: await mongodStoreOf(answers.answering(answers.mongod)) };
+    const c = conditionsOf(check('mongo-beats-sql-test1'), { server: 'mongod', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), mongod] });
+    assert.equal(c.same, false);
+    assert.deepEqual(c.differences.map((d) => d.field), ['acknowledged', 'durability']);
+    assert.deepEqual([c.sides[1].acknowledged, c.sides[1].durability, c.sides[1].groupIntervalMs, c.sides[1].settings.j], [false, 'per-group', 100, false]);
+    assert.equal(c.text, 'differs: sql (postgresql) acknowledged each write, save (mongod) did not wait for its writes (w:0); '
+      + 'sql (postgresql) flushed each write (synchronous_commit on, fsync on), save (mongod) flushed writes in groups, within 100 ms (j:false, journal every 100 ms)');
+    assert.equal(c.ownLayer, null);
+    const inMemory = { ...mongod, store: await mongodStoreOf(answers.answering(answers.mongodInMemory)) };
+    assert.equal(conditionsOf(check('mongo-beats-sql-test1'), { server: 'mongod', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), inMemory] }).sides[1].durability, 'none');
+  });
+
+  it('reads the baseline\'s settings from the session that ran its timed blocks: a SET synchronous_commit = off there shows', () => {
+    const run = testOne('ferretdb-pg', { sessionSettings: answers.postgresAsync });
+    const c = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), ferretdbPg()] });
+    assert.deepEqual([c.sides[0].durability, c.sides[0].groupIntervalMs, c.sides[0].settings.synchronous_commit], ['per-group', 600, 'off']);
+    assert.deepEqual(c.differences.map((d) => d.field), ['durability']);
+  });
+
+  it('a run from before conditions were recorded has none, and a check without two sides none', () => {
+    const run = testOne('ferretdb-pg', { sessionSettings: null });
+    const old = [{ ...baselineRecord(), store: undefined }, { ...ferretdbPg(), store: undefined }].map(({ store, ...r }) => r);
+    assert.equal(conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: old }), null);
+    assert.equal(conditionsOf({ kind: 'publishedOnly' }, { server: 'x', records: [], serverRecords: [baselineRecord()] }), null);
+  });
+
+  it('reaches the verdict and verdicts.json, held to its schema', () => {
+    const run = testOne('ferretdb-pg');
+    const { verdicts } = analyseScenario(logInserts, { ...run, sizesOf: () => logInserts.sizes.article, servers: [baselineRecord(), ferretdbPg()] });
+    const v = verdicts.find((x) => x.finding === 'mongo-beats-sql-test1' && x.server === 'ferretdb-pg');
+    assert.equal(v.conditions.same, true);
+    assert.ok(Object.isFrozen(v.conditions.sides[0]));
+    const json = JSON.parse(verdictsJson([{ label: 'crafted', verdicts }], findingOfScenarios(scenarios)));
+    assert.deepEqual(verdictsSchemaProblems(json), []);
+    assert.equal(json.find((x) => x.finding === 'mongo-beats-sql-test1').conditions.sides[1].settings.synchronous_commit, 'on');
+  });
+});
