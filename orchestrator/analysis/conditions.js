@@ -60,8 +60,12 @@ function mongodDurability(settings, writeConcern) {
   return { durability: PER_GROUP, groupIntervalMs: settings.journalCommitIntervalMs ?? null };
 }
 
-/** The sides of a check: its two selections (ratio, near; a growth's series and its flat one), or none. */
-function selectionsOf(check) {
+/**
+ * The sides of a check: its two selections (ratio, near; a growth's series and its flat one; a
+ * check across two servers, its selection on each, as fromServer), or none.
+ */
+function selectionsOf(check, across = null) {
+  if (across?.length === 2) return across.map((server) => ({ ...(check?.where || {}), fromServer: server }));
   if (check?.num && check?.den) return [check.num, check.den];
   if (check?.grows && check?.flat?.where) return [check.grows, check.flat.where];
   return [];
@@ -157,6 +161,14 @@ function durabilityWords(side) {
 const ackWords = (side) => (side.acknowledged === true ? `acknowledged each write${side.writeConcern ? ` (${side.writeConcern})` : ''}`
   : side.acknowledged === false ? `did not wait for its writes (${side.writeConcern})` : 'mixed its write concerns');
 
+/** What two sides that did the same work both promised, in words: ": both acknowledged each write and flushed each", or nothing for reads. */
+function alikeWords([a]) {
+  if (a.durability === null || a.durability === undefined) return '';
+  const ack = a.acknowledged === true ? 'acknowledged each write' : a.acknowledged === false ? 'sent writes unacknowledged' : null;
+  const flushed = { [PER_WRITE]: 'flushed each before acknowledging it', [PER_GROUP]: `flushed writes in groups${a.groupIntervalMs ? ` within ${a.groupIntervalMs} ms` : ''}`, [NONE]: 'forced no write to disk' }[a.durability];
+  return `: both ${[ack, flushed].filter(Boolean).join(' and ')}`;
+}
+
 /**
  * How the sides differ, each in words: [{ field, text }]: acknowledgement, durability (and its
  * interval), indexes, a warm cache. Fields a side does not say are left to `unknown`.
@@ -212,12 +224,13 @@ function ownLayerOf(sides, ctx) {
  * nothing is unknown; false: something differs; null: nothing known differs, something is not
  * known), differences: [{ field, text }], unknown: [text], ownLayer ({ same, text } or null),
  * text: the one line the report shows }. Null where the check has no two sides (a crossing, the
- * article's own figure, a check across servers) or where the run recorded no store settings (a
- * run from before they were recorded: the views then say nothing).
- * ctx: { server, records (aggregated measurements, every server's), blocks, serverRecords }.
+ * article's own figure) or where the run recorded no store settings (a run from before they were
+ * recorded: the views then say nothing).
+ * ctx: { server, records (aggregated measurements, every server's), blocks, serverRecords };
+ * across: the two servers a check across servers set against each other (the verdict's servers).
  */
-function conditionsOf(check, ctx) {
-  const sels = selectionsOf(check);
+function conditionsOf(check, ctx, { across = null } = {}) {
+  const sels = selectionsOf(check, across);
   if (sels.length !== 2) return null;
   const servers = sels.map((sel) => sel.fromServer || ctx.server);
   const records = servers.map((s) => (ctx.serverRecords || []).find((r) => r.server === s));
@@ -227,7 +240,7 @@ function conditionsOf(check, ctx) {
   const unknown = unknownsOf(sides);
   const ownLayer = ownLayerOf(sides, ctx);
   const same = differences.length ? false : unknown.length ? null : true;
-  const head = same === true ? 'same work' : same === false ? `differs: ${differences.map((d) => d.text).join('; ')}` : `partly unknown: ${unknown.join('; ')}`;
+  const head = same === true ? `same work${alikeWords(sides)}` : same === false ? `differs: ${differences.map((d) => d.text).join('; ')}` : `partly unknown: ${unknown.join('; ')}`;
   return { sides, same, differences, unknown, ownLayer, text: ownLayer ? `${head}; ${ownLayer.text}` : head };
 }
 

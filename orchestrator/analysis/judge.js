@@ -536,7 +536,7 @@ const restsOn = (evidence, dropped) => ({ ...evidence, dropped: dropped.map(({ s
 function judge(finding, ctx) {
   const judged = judgement(finding, ctx);
   // whether the two sides did the same work (acknowledged, durable, indexed, warm): said, not judged
-  return makeVerdict({ ...judged, ...articleFigures(finding), ...articleAtRunSize(finding, judged), conditions: conditionsOf(finding.check, ctx) });
+  return makeVerdict({ ...judged, ...articleFigures(finding), ...articleAtRunSize(finding, judged), conditions: conditionsOf(finding.check, ctx, { across: judged.servers }) });
 }
 
 /**

@@ -98,7 +98,7 @@ describe('a comparison\'s conditions', () => {
     assert.equal(c.sides[0].settings.synchronous_commit, 'on');
     assert.equal(c.sides[1].settings.fsync, 'on');
     assert.equal(c.ownLayer.same, true);
-    assert.match(c.text, /^same work; ferretdb-pg stores into PostgreSQL 15\.18, the PostgreSQL the baseline runs: this measures FerretDB's own layer/);
+    assert.match(c.text, /^same work: both acknowledged each write and flushed each before acknowledging it; ferretdb-pg stores into PostgreSQL 15\.18, the PostgreSQL the baseline runs: this measures FerretDB's own layer/);
     // FerretDB 2 on PostgreSQL 18.6: the layer and another PostgreSQL
     const other = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), ferretdbPg('18.6 (Debian 18.6-3)')] });
     assert.equal(other.ownLayer.same, false);
@@ -124,6 +124,16 @@ describe('a comparison\'s conditions', () => {
     const c = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), ferretdbPg()] });
     assert.deepEqual([c.sides[0].durability, c.sides[0].groupIntervalMs, c.sides[0].settings.synchronous_commit], ['per-group', 600, 'off']);
     assert.deepEqual(c.differences.map((d) => d.field), ['durability']);
+  });
+
+  it('a check across two servers (trade-candles\' zstd load against the uncompressed one) takes each server\'s own store', async () => {
+    const store = await mongodStoreOf(answers.answering(answers.mongod));
+    const load = (server) => ({ scenario: 'trade-candles', server, step: 'load', writeConcern: 'w:1', nindexes: 2, ms: 1000, durableMs: 1100 });
+    const run = withBlocks([load('zstd'), load('none')], { warmup: 1 });
+    const servers = [{ server: 'zstd', product: 'MongoDB', store }, { server: 'none', product: 'MongoDB', store }];
+    const c = conditionsOf({ kind: 'ratio', where: { step: 'load' } }, { server: 'all servers', records: run.measurements, blocks: run.blocks, serverRecords: servers }, { across: ['zstd', 'none'] });
+    assert.deepEqual(c.sides.map((x) => [x.name, x.durability, x.groupIntervalMs, x.indexes]), [['zstd', 'per-group', 100, 2], ['none', 'per-group', 100, 2]]);
+    assert.equal(c.text, 'same work: both acknowledged each write and flushed writes in groups within 100 ms');
   });
 
   it('a run from before conditions were recorded has none, and a check without two sides none', () => {
