@@ -149,6 +149,10 @@ for (const server of scenario.kinds) {
         assert.equal(total.inserted, sum(sqlBlocks(step), 'inserted'));
         assert.deepEqual(total.forServers, [server]);
         assert.equal(total.baselineFor, 'log-inserts');
+        // the settings its timed sessions ran under, read back on them (servers/store-settings.js), and its table's indexes
+        assert.equal(total.sessionSettings?.synchronous_commit?.value, 'on', `sql ${step}: ${JSON.stringify(total.sessionSettings)}`);
+        assert.equal(total.sessionSettings.fsync.value, 'on');
+        assert.deepEqual(total.indexes.map((i) => i.name), ['log_pkey']);
       }
       const log = fs.readFileSync(path.join(out, 'logs', `${server}-log-inserts-test1.log`), 'utf8');
       const [save] = measured('test1', 'save');
