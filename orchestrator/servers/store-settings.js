@@ -104,7 +104,7 @@ async function storeOf(admin, { product, server }) {
   if (product === 'MongoDB') return mongodStoreOf(admin);
   if (server?.storeUrl) return postgresStoreOf(server.storeUrl, 'a new session as FerretDB\'s user on its database');
   if (/sqlite/i.test(String(server?.backend ?? ''))) return { product: 'SQLite', unread: 'FerretDB sets SQLite\'s pragmas on its own connections, which the kit does not reach' };
-  return { product: null, unread: 'a FerretDB the kit did not start: its backend is not reachable from here' };
+  return { product: null, unread: 'FerretDB\'s backend is not reachable from here: the kit did not start it' };
 }
 
 module.exports = { POSTGRES_SETTINGS, readPostgresSettings, postgresStoreOf, mongodStoreOf, storeOf };
