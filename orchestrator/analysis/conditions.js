@@ -224,8 +224,8 @@ function ownLayerOf(sides, ctx) {
  * nothing is unknown; false: something differs; null: nothing known differs, something is not
  * known), differences: [{ field, text }], unknown: [text], ownLayer ({ same, text } or null),
  * text: the one line the report shows }. Null where the check has no two sides (a crossing, the
- * article's own figure) or where the run recorded no store settings (a run from before they were
- * recorded: the views then say nothing).
+ * article's own figure), where a side measured nothing, or where the run recorded no store
+ * settings (a run from before they were recorded: the views then say nothing).
  * ctx: { server, records (aggregated measurements, every server's), blocks, serverRecords };
  * across: the two servers a check across servers set against each other (the verdict's servers).
  */
@@ -235,6 +235,8 @@ function conditionsOf(check, ctx, { across = null } = {}) {
   const servers = sels.map((sel) => sel.fromServer || ctx.server);
   const records = servers.map((s) => (ctx.serverRecords || []).find((r) => r.server === s));
   if (!records.some((r) => r && 'store' in r)) return null;
+  // a side that measured nothing did no work to compare
+  if (sels.some((sel) => !recordsOfSide(ctx.records || [], sel, ctx.server).length && !recordsOfSide(ctx.blocks || [], sel, ctx.server).length)) return null;
   const sides = sels.map((sel) => sideConditions(sel, ctx));
   const differences = differencesOf(sides);
   const unknown = unknownsOf(sides);

@@ -14,6 +14,12 @@ const { findingOfScenarios } = require('../../orchestrator/analysis/run-model');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const { withBlocks } = require('../helpers/blocks');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { readRunModel } = require('../../orchestrator/analysis/run-model');
+const { buildReportModel } = require('../../orchestrator/report/model');
+const { reportHtml } = require('../../orchestrator/report/html');
 
 const { shellDir, root } = resolveConfig();
 const scenarios = discoverScenarios(shellDir, root);
@@ -136,11 +142,13 @@ describe('a comparison\'s conditions', () => {
     assert.equal(c.text, 'same work: both acknowledged each write and flushed writes in groups within 100 ms');
   });
 
-  it('a run from before conditions were recorded has none, and a check without two sides none', () => {
+  it('a run from before conditions were recorded has none, nor a check without two sides, nor one whose side measured nothing', () => {
     const run = testOne('ferretdb-pg', { sessionSettings: null });
     const old = [{ ...baselineRecord(), store: undefined }, { ...ferretdbPg(), store: undefined }].map(({ store, ...r }) => r);
     assert.equal(conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: old }), null);
     assert.equal(conditionsOf({ kind: 'publishedOnly' }, { server: 'x', records: [], serverRecords: [baselineRecord()] }), null);
+    const fresh = testOne('ferretdb-pg');
+    assert.equal(conditionsOf(check('insert-beats-save'), { server: 'ferretdb-pg', records: fresh.measurements, blocks: fresh.blocks, serverRecords: [baselineRecord(), ferretdbPg()] }), null, 'no insert measured');
   });
 
   it('reaches the verdict and verdicts.json, held to its schema', () => {
@@ -152,5 +160,34 @@ describe('a comparison\'s conditions', () => {
     const json = JSON.parse(verdictsJson([{ label: 'crafted', verdicts }], findingOfScenarios(scenarios)));
     assert.deepEqual(verdictsSchemaProblems(json), []);
     assert.equal(json.find((x) => x.finding === 'mongo-beats-sql-test1').conditions.sides[1].settings.synchronous_commit, 'on');
+  });
+
+  it('is one line under each verdict in report.html, its words as text (a server named with markup is escaped); none for a run from before', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-conditions-'));
+    try {
+      const name = 'mine<b>';
+      const run = testOne(name);
+      const header = {
+        type: 'run', runId: 'c', startedAt: '2026-11-29T02:46:45.815Z', params: { scenarios: ['log-inserts'], servers: [name], size: 'smoke', passes: { 'log-inserts': 1 }, overrides: {}, workers: 2, shell: 'kit', repeat: 1 },
+        kit: { version: '0.1.0', commit: 'abcdef123456' }, machine: { cpu: 'Intel(R) Xeon(R) Processor', cores: 2, memoryBytes: 25 * 2 ** 30, platform: 'Linux' }, node: 'v20', shell: 'kit', mongosh: '2.12.0', driver: '7.9.0',
+      };
+      const write = (servers) => {
+        const lines = [header, ...servers, ...run.measurements.map((r) => ({ type: 'measurement', ...r })), ...run.blocks, { type: 'end', status: 'done' }];
+        fs.writeFileSync(path.join(dir, 'results.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+        const model = buildReportModel([readRunModel(dir, [logInserts])], [logInserts]);
+        return reportHtml({ model, title: 't', sectionsOf: () => null, appendixOf: () => [] });
+      };
+      const html = write([baselineRecord(), { ...ferretdbPg(), server: name, spec: name }]);
+      const lines = html.match(/Conditions: [^<]*/g) || [];
+      // only test 1's save and SQL side are measured here: the other two verdicts (test 2, insert) rest on nothing, and say nothing of conditions
+      assert.equal(lines.length, 1, lines.join('\n'));
+      assert.ok(lines.every((l) => l.startsWith('Conditions: same work: both acknowledged each write')), lines.join('\n'));
+      assert.match(html, /mine&lt;b&gt; stores into PostgreSQL 15\.18/);
+      assert.doesNotMatch(html, /mine<b>/);
+      const old = write([{ ...baselineRecord(), store: undefined }, { ...ferretdbPg(), server: name, spec: name, store: undefined }]);
+      assert.doesNotMatch(old, /Conditions:/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
