@@ -112,30 +112,30 @@ function sideConditions(sel, ctx) {
   const unknown = [];
   if (store?.unread) unknown.push(`${server}'s settings not read (${store.unread})`);
 
-  // a SQL store's statement returns once committed: every write acknowledged; a server's, its write concern
-  const sql = store?.product === 'PostgreSQL' && record?.baselineFor;
+  // a SQL baseline's statement returns once committed: every write acknowledged; a server's, its write concern
+  const sessions = recs.filter((r) => r.sessionSettings);
+  const sql = Boolean(sel.fromServer) && (store?.product === 'PostgreSQL' || record?.product === 'PostgreSQL' || sessions.length > 0);
   const writeConcern = sql ? null : agreed(recs.map((r) => r.writeConcern));
   const writes = sql || writeConcern !== null;
   side.acknowledged = sql ? true : writeConcern === null ? null : writeConcern === 'mixed' ? 'mixed' : !/^w:\s*0\b/.test(writeConcern);
   side.writeConcern = writeConcern;
 
   let settings = null;
-  let durability = { durability: null, groupIntervalMs: null };
-  if (writes) {
-    if (store?.product === 'PostgreSQL') {
-      // the baseline's timed session says its own (a SET there shows); else the store's, as a new session starts
-      const session = agreed(recs.map((r) => r.sessionSettings && JSON.stringify(valuesOf(r.sessionSettings))));
-      settings = session && session !== 'mixed' ? JSON.parse(session) : valuesOf(store.settings);
-      if (session === 'mixed') unknown.push(`${server}'s sessions ran under different settings`);
-      durability = postgresDurability(settings);
-    } else if (store && ['WiredTiger', 'inMemory'].includes(store.product) && !store.unread) {
-      settings = { journalCommitIntervalMs: store.settings?.journalCommitIntervalMs ?? null, engine: store.settings?.engine ?? null, j: /\bj:\s*true\b/.test(String(writeConcern)) };
-      durability = mongodDurability(store.settings, writeConcern);
-    } else {
-      durability = { durability: UNKNOWN, groupIntervalMs: null };
-    }
-    if (durability.durability === UNKNOWN && !store) unknown.push(`${server} recorded no store settings`);
+  if (sql) {
+    // the timed sessions' own settings (a SET there shows), else the store's as a new session starts with them
+    const session = agreed(sessions.map((r) => JSON.stringify(valuesOf(r.sessionSettings))));
+    if (session === 'mixed' || sessions.some((r) => r.sessionSettings.differsAcrossConnections)) unknown.push(`${server}'s timed sessions ran under different settings`);
+    else if (session) settings = JSON.parse(session);
+    else if (store?.settings) settings = valuesOf(store.settings);
+  } else if (writes && store?.product === 'PostgreSQL' && store.settings) {
+    settings = valuesOf(store.settings);
+  } else if (writes && ['WiredTiger', 'inMemory'].includes(store?.product) && !store.unread) {
+    settings = { journalCommitIntervalMs: store.settings?.journalCommitIntervalMs ?? null, engine: store.settings?.engine ?? null, j: /\bj:\s*true\b/.test(String(writeConcern)) };
   }
+  let durability = { durability: null, groupIntervalMs: null };
+  if (writes && settings) durability = settings.synchronous_commit !== undefined || sql ? postgresDurability(settings) : mongodDurability(store.settings, writeConcern);
+  else if (writes) durability = { durability: UNKNOWN, groupIntervalMs: null };
+  if (writes && !store && !settings && !unknown.length) unknown.push(`${server} recorded no store settings`);
   Object.assign(side, durability, { settings });
 
   const indexCounts = recs.map((r) => (Array.isArray(r.indexes) ? r.indexes.length : r.nindexes));

@@ -130,6 +130,14 @@ describe('a comparison\'s conditions', () => {
     const c = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), ferretdbPg()] });
     assert.deepEqual([c.sides[0].durability, c.sides[0].groupIntervalMs, c.sides[0].settings.synchronous_commit], ['per-group', 600, 'off']);
     assert.deepEqual(c.differences.map((d) => d.field), ['durability']);
+    // connections that ran under different settings: not one durability, said
+    const split = testOne('ferretdb-pg', { sessionSettings: { ...answers.postgresAsync, differsAcrossConnections: true } });
+    const unsure = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: split.measurements, blocks: split.blocks, serverRecords: [baselineRecord(), ferretdbPg()] });
+    assert.deepEqual([unsure.sides[0].durability, unsure.same], ['unknown', null]);
+    assert.match(unsure.text, /postgresql's timed sessions ran under different settings/);
+    // a durability-matched side whose server record names no store: its step line's own settings decide
+    const own = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [{ ...baselineRecord(), store: undefined }, ferretdbPg()] });
+    assert.deepEqual([own.sides[0].acknowledged, own.sides[0].durability], [true, 'per-group']);
   });
 
   it('a check across two servers (trade-candles\' zstd load against the uncompressed one) takes each server\'s own store', async () => {
