@@ -125,11 +125,17 @@ describe('a comparison\'s conditions', () => {
     assert.equal(conditionsOf(check('mongo-beats-sql-test1'), { server: 'mongod', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), inMemory] }).sides[1].durability, 'none');
   });
 
-  it('reads the baseline\'s settings from the session that ran its timed blocks: a SET synchronous_commit = off there shows', () => {
+  it('reads the baseline\'s settings from the session that ran its timed blocks: a SET synchronous_commit = off there shows', async () => {
     const run = testOne('ferretdb-pg', { sessionSettings: answers.postgresAsync });
     const c = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: run.measurements, blocks: run.blocks, serverRecords: [baselineRecord(), ferretdbPg()] });
     assert.deepEqual([c.sides[0].durability, c.sides[0].groupIntervalMs, c.sides[0].settings.synchronous_commit], ['per-group', 600, 'off']);
     assert.deepEqual(c.differences.map((d) => d.field), ['durability']);
+    // against a mongod's w:1 without j: both flushed in groups, one promise, each interval said
+    const mongod = { server: 'mongod', product: 'MongoDB', startedByKit: true, store: await mongodStoreOf(answers.answering(answers.mongod)) };
+    const matched = testOne('mongod', { sessionSettings: answers.postgresAsync });
+    const alike = conditionsOf(check('mongo-beats-sql-test1'), { server: 'mongod', records: matched.measurements, blocks: matched.blocks, serverRecords: [baselineRecord(), mongod] });
+    assert.equal(alike.same, true);
+    assert.equal(alike.text, 'same work: both acknowledged each write and flushed writes in groups (sql (postgresql) within 600 ms, save (mongod) within 100 ms)');
     // connections that ran under different settings: not one durability, said
     const split = testOne('ferretdb-pg', { sessionSettings: { ...answers.postgresAsync, differsAcrossConnections: true } });
     const unsure = conditionsOf(check('mongo-beats-sql-test1'), { server: 'ferretdb-pg', records: split.measurements, blocks: split.blocks, serverRecords: [baselineRecord(), ferretdbPg()] });
