@@ -6,6 +6,9 @@
 // session that ran SET synchronous_commit=off, shows as it is.
 const { Client } = require('pg');
 
+/** How long reading a store's settings may take before it is recorded as unread. */
+const READ_TIMEOUT_MS = 10000;
+
 /**
  * The PostgreSQL settings that decide a commit's durability, and the ones that say how long a
  * deferred one may wait ("Write Ahead Log" and "Asynchronous Commit", PostgreSQL manual):
@@ -38,7 +41,8 @@ async function readPostgresSettings(client) {
  * would not show here: the record's `from` says where it was read).
  */
 async function postgresStoreOf(url, from) {
-  const client = new Client({ connectionString: url });
+  // bounded: a store that does not answer is recorded as unread, never waited on
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: READ_TIMEOUT_MS, query_timeout: READ_TIMEOUT_MS });
   client.on('error', () => {});
   try {
     await client.connect();
