@@ -191,7 +191,7 @@ async function describeServer(client, server, { pings = 11 } = {}) {
     ...(roundTripMs === null ? {} : { roundTripMs }),
     ...(ferretdb ? await ferretdbStartup(admin) : await mongodWarnings(admin)),
     // what its store promises about a write, read back from it: a mongod's journal, FerretDB's PostgreSQL
-    store: await storeOf(admin, { product, server }),
+    store: await storeOf(admin, { product, server, hello }),
   };
 }
 

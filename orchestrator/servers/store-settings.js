@@ -100,11 +100,14 @@ async function mongodStoreOf(admin) {
 }
 
 /**
- * The store behind a server, for its record: a mongod's journal (mongodStoreOf); the PostgreSQL
+ * The store behind a server, for its record: a mongod's journal (mongodStoreOf; through mongos,
+ * not read, said); the PostgreSQL
  * a FerretDB the kit started stores into (server.storeUrl: the launcher's, never recorded); for
  * FerretDB on SQLite, or a FerretDB of yours, what cannot be read, said.
  */
-async function storeOf(admin, { product, server }) {
+async function storeOf(admin, { product, server, hello = null }) {
+  // a mongos stores nothing itself: its getCmdLineOpts and serverStatus are its own, not a shard's
+  if (product === 'MongoDB' && hello?.msg === 'isdbgrid') return { product: null, unread: 'through mongos: each shard journals on its own settings, which mongos does not report' };
   if (product === 'MongoDB') return mongodStoreOf(admin);
   if (server?.storeUrl) return postgresStoreOf(server.storeUrl, 'a new session as FerretDB\'s user on its database');
   if (/sqlite/i.test(String(server?.backend ?? ''))) return { product: 'SQLite', unread: 'FerretDB sets SQLite\'s pragmas on its own connections, which the kit does not reach' };

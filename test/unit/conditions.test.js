@@ -76,9 +76,10 @@ describe('a store\'s write settings read back', () => {
     assert.match(c.text, /^partly unknown: atlas's settings not read/);
   });
 
-  it('names what it cannot reach: FerretDB on SQLite, a FerretDB of yours', async () => {
+  it('names what it cannot reach: FerretDB on SQLite, a FerretDB of yours, the shards behind a mongos', async () => {
     assert.equal((await storeOf(null, { product: 'FerretDB', server: { backend: 'SQLite' } })).product, 'SQLite');
     assert.match((await storeOf(null, { product: 'FerretDB', server: {} })).unread, /not reachable from here: the kit did not start it/);
+    assert.match((await storeOf(null, { product: 'MongoDB', server: {}, hello: { msg: 'isdbgrid' } })).unread, /^through mongos/);
   });
 });
 
