@@ -33,7 +33,7 @@ function analyseScenario(scenario, { measurements = [], blocks = [], sizesOf: si
   const servers = [...new Set([...records, ...blocks.filter((b) => !b.warmup)].map((r) => r.server))];
   const verdicts = [];
   for (const finding of findings) {
-    const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned };
+    const ctx = { scenario: scenario.name, records, blocks, raw, descriptor: scenario, misaligned, serverRecords };
     if (!decidesByMeasurement(finding) || finding.across) {
       // judged once for the run: its verdict's scope says so (all-servers, article), no server does
       verdicts.push(judge(finding, { ...ctx, server: null, sizes: null }));

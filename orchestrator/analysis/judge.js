@@ -22,6 +22,7 @@ const { checkEvidence } = require('./evidence');
 const { makeVerdict } = require('./verdict');
 const { InternalError } = require('../errors');
 const { decide, ruleReasons, figures } = require('./decide');
+const { conditionsOf } = require('./conditions');
 const {
   pick, inSelection, describeSelection, sideLabel, comparison, estimateOf, estimateWithout, estimateAgain, sideFigure,
 } = require('./pairing');
@@ -239,6 +240,8 @@ function judge(finding, ctx) {
       dropped: j.dropped, outliers: j.outliers, drift: j.drift, contention: j.contention, floors: j.floors, context: j.context, mechanism: j.mechanism, shared: j.shared, measuredInstead: j.measuredInstead,
     },
     detail: { kind: kind.kind, ...j.detail, ...(atRunSize ? { articleAtRunSize: atRunSize } : {}) },
+    // whether the two sides did the same work (acknowledged, durable, indexed, warm): said, not judged
+    conditions: kind.decides ? conditionsOf(finding.check, ctx, { across: j.servers }) : null,
   });
 }
 

@@ -197,7 +197,7 @@ function findingEvidence(row, columns, said) {
     const why = cell.why && said.has(cell.why) ? `${cell.reason} (as above)` : cell.why;
     if (cell.why) said.add(cell.why);
     const text = [why, cell.instead ? `measured instead: ${cell.instead}` : (cell.why ? '' : cell.measured || cell.reason)].filter(Boolean).join('; ');
-    return `<li><b>${escapeHtml(c.name)}</b>${columns.length > 1 ? ` <span class="kitnote">(${escapeHtml(c.sub)})</span>` : ''}: <span class="${statusClass(cell.status)}" style="padding:0 4px">${escapeHtml(cell.status)}</span>${cell.mechanism ? `, ${escapeHtml(cell.mechanism)}` : ''}: ${escapeHtml(text)}</li>`;
+    return `<li><b>${escapeHtml(c.name)}</b>${columns.length > 1 ? ` <span class="kitnote">(${escapeHtml(c.sub)})</span>` : ''}: <span class="${statusClass(cell.status)}" style="padding:0 4px">${escapeHtml(cell.status)}</span>${cell.mechanism ? `, ${escapeHtml(cell.mechanism)}` : ''}: ${escapeHtml(text)}${cell.conditions ? `<br><span class="kitnote">Conditions: ${escapeHtml(cell.conditions)}</span>` : ''}</li>`;
   }).join('');
   // the rule's bands in words from its thresholds: a growth's at each of the article's points
   const bands = row.finding?.check ? ruleText(row.finding) : bandsText(row.bands);

@@ -52,6 +52,8 @@ function cellOf(verdict, finding, anchor) {
     reason,
     mechanism: tested ? verdict.mechanism : null,
     measured: detail,
+    // whether the two sides did the same work, in the analysis's words (analysis/conditions.js); null where the run recorded none
+    conditions: verdict.conditions?.text ?? null,
     // where the finding could not be tested or is only published: why, and what was measured instead
     ...(tested ? {} : { why, instead: [UNTESTABLE, NEEDS_SIZE].includes(verdict.status) ? detail : '' }),
     evidence: `#${anchor}`,

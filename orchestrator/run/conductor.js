@@ -11,6 +11,7 @@
 // PostgreSQL (optional) records why once, and the steps run without a partner.
 const path = require('node:path');
 const { startPostgres } = require('../servers/postgres');
+const { postgresStoreOf, readPostgresSettings } = require('../servers/store-settings');
 const { postgresMissing } = require('../capabilities');
 const { onCleanup } = require('../processes');
 const { errorLine, bounded } = require('./settle');
@@ -110,7 +111,8 @@ class StepPartner {
     await bounded(this.chain, SETTLE_MS);
     try {
       if (this.done === this.rounds && !this.broken && this.session.results) {
-        for (const total of [].concat(await this.side.total())) this.session.results.append({ type: 'measurement', ...total, ...this.tags });
+        // the side reads its store's settings on the session that ran its timed blocks, after them
+        for (const total of [].concat(await this.side.total({ readSettings: readPostgresSettings }))) this.session.results.append({ type: 'measurement', ...total, ...this.tags });
       }
     } catch (err) {
       this.session.fail(this.step.name, `its total: ${errorLine(err)}`);
@@ -224,11 +226,13 @@ class Conductor {
       options.log(`FAILED ${name} · ${scenario.name} · start: ${errorLine(err)}; ${scenario.name} runs on ${ready.server.name} without it`);
       return null;
     }
-    if (record) {
+    if (record && !this.said.has(`server|${name}`)) {
+      // its settings as a new session starts with them; each step's own session says its own (sessionSettings)
+      const store = await postgresStoreOf(pg.url(scenario.database), 'a new session on the baseline\'s database');
       this.once(`server|${name}`, () => {
         results.append({
           type: 'server', server: name, spec: name, description: scenario.baseline.label, startedByKit: true,
-          product: 'PostgreSQL', version: pg.version, engine: 'heap tables', baselineFor: scenario.name,
+          product: 'PostgreSQL', version: pg.version, engine: 'heap tables', baselineFor: scenario.name, store,
         });
         options.log(`${name}: PostgreSQL ${pg.version} (${scenario.baseline.label}), its blocks interleaved with each server's`);
       });

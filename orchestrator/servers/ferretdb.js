@@ -86,6 +86,8 @@ async function startFerretDB({ backend, config, logDir, name, keepDir = null }) 
     uri,
     watched,
     backend: backendDescription,
+    // where its PostgreSQL answers, for reading its settings back (servers/store-settings.js); never recorded
+    ...(postgres ? { storeUrl: postgres.url('ferretdb') } : {}),
     description: `FerretDB on ${backendDescription}`,
     started: true,
     stop,
@@ -133,7 +135,7 @@ async function startFerretDB2({ config, logDir, name, keepDir = null }) {
   const { uri, stop, watched } = await runFerretDB({ bin: config.ferretdb2Bin, args, dir, logFile: path.join(logDir, `${name}-ferretdb.log`), backend: postgres });
   const backend = `PostgreSQL ${postgres.version} with DocumentDB ${String(documentdb || '?').trim()}`;
   const version = await execFile(config.ferretdb2Bin, ['--version']).then(({ stdout }) => /version: (\S+)/.exec(stdout)?.[1], () => null);
-  return { uri, backend, description: `FerretDB ${version || '2'} on ${backend}`, started: true, stop, watched };
+  return { uri, backend, storeUrl: postgres.url('postgres'), description: `FerretDB ${version || '2'} on ${backend}`, started: true, stop, watched };
 }
 
 module.exports = { startFerretDB, startFerretDB2, ferretdb2Missing, runFerretDB, DOCUMENTDB_SETTINGS };

@@ -13,6 +13,7 @@ const { compatibilityLine } = require('./versions');
 const { describeDeployment, mongodStartupWarnings, measureRoundTrip, clientSettings } = require('./deployment');
 const { describeAtlas, throttledTierLine } = require('./atlas');
 const { healthCheck } = require('./health');
+const { storeOf } = require('./store-settings');
 
 
 /**
@@ -176,8 +177,9 @@ async function describeServer(client, server, { pings = 11 } = {}) {
   // Atlas is a user's server: one the kit started is not asked
   const atlas = ferretdb || server.started ? null : await describeAtlas(admin, server.uri);
   const roundTripMs = await measureRoundTrip(admin, pings);
+  const product = ferretdb ? 'FerretDB' : 'MongoDB';
   return {
-    product: ferretdb ? 'FerretDB' : 'MongoDB',
+    product,
     version: ferretdb || build.version,
     // a number (MongoDB 8.2: 27), not the version string
     wireVersion: Number.isInteger(hello.maxWireVersion) ? hello.maxWireVersion : null,
@@ -188,6 +190,8 @@ async function describeServer(client, server, { pings = 11 } = {}) {
     ...clientSettings(client, hello),
     ...(roundTripMs === null ? {} : { roundTripMs }),
     ...(ferretdb ? await ferretdbStartup(admin) : await mongodWarnings(admin)),
+    // what its store promises about a write, read back from it: a mongod's journal, FerretDB's PostgreSQL
+    store: await storeOf(admin, { product, server, hello }),
   };
 }
 

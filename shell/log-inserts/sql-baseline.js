@@ -175,6 +175,23 @@ async function tableState(admin, table) {
   return { count: r.count, storageSize: Number(r.table_bytes), totalIndexSize: Number(r.index_bytes), totalRelationSize: Number(r.total_bytes) };
 }
 
+/** The table's indexes, as the server defines them: [{ name, definition }] (the primary key's among them). */
+async function tableIndexes(admin, table) {
+  const { rows } = await admin.query('SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = $1 ORDER BY indexname', [table]);
+  return rows;
+}
+
+/**
+ * The settings each timed connection ran under, read on it after its blocks: the first
+ * connection's, with differsAcrossConnections where another's differ (each is one session: a SET
+ * on it shows on it alone).
+ */
+async function sessionSettings(clients, readSettings) {
+  const each = await Promise.all(clients.map((c) => readSettings(c)));
+  const differs = each.some((s) => JSON.stringify(s) !== JSON.stringify(each[0]));
+  return { ...each[0], ...(differs ? { differsAcrossConnections: true } : {}) };
+}
+
 /** Whether every writer's span overlapped every other's: they all wrote at once. */
 function overlapped(spans) {
   return Math.max(...spans.map(([s]) => s)) < Math.min(...spans.map(([, e]) => e));
@@ -274,16 +291,23 @@ async function openStep({ connectionString, step, sizes, workers, rounds }) {
       for (const { method } of sidesInOrder(round)) lines.push(await blockOf(byMethod.get(method), round, n));
       return lines;
     },
-    /** The step's lines, one per variant: its blocks' times and counts summed, and its table after them. */
-    async total() {
+    /**
+     * The step's lines, one per variant: its blocks' times and counts summed, its table after them,
+     * its indexes, and, where the kit hands a reader (readSettings(client): its store settings), the
+     * settings its timed connections ran under, read on each of them after its blocks
+     * (sessionSettings: a variant's SET synchronous_commit shows there).
+     */
+    async total({ readSettings = null } = {}) {
       const lines = [];
       for (const side of sides) {
         const sum = (field) => side.blocks.reduce((k, b) => k + b[field], 0);
         const inserted = sum('inserted');
         const state = await tableState(admin, side.table);
+        const settings = readSettings ? await sessionSettings(side.clients, readSettings) : null;
         lines.push({
           ...baseOf(side), iterations, rounds: side.blocks.length, ms: sum('ms'), hrMs: Math.round(sum('hrMs') * 1000) / 1000,
           inserted, removed: removed[side.method], ...state, expectedCount: inserted, countOk: state.count === inserted,
+          indexes: await tableIndexes(admin, side.table), ...(settings ? { sessionSettings: settings } : {}),
           ...(connections > 1 ? { workers: connections, workersOverlapped: side.blocks.every((b) => b.workersOverlapped) } : {}),
         });
       }

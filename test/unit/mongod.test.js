@@ -309,6 +309,8 @@ describe('the topology, default write concern and start-up warnings in the serve
     assert.equal(clientSettings(new MongoClient('mongodb://h:27017/'), { isWritablePrimary: true, logicalSessionTimeoutMinutes: 30 }).retryableWrites, false, 'a standalone takes no retryable writes');
   });
 
+  const stores = require('../fixtures/stores/answers');
+
   it('puts them in a mongod\'s server record: the topology, the replica set\'s w:majority default, the allocator setting, mongod\'s startup warnings and the round trip', async () => {
     const { describeServer } = require('../../orchestrator/servers/start');
     const warning = { t: { $date: '2026-01-01T00:00:00Z' }, s: 'W', c: 'CONTROL', id: 22120, msg: 'Access control is not enabled for the database', tags: ['startupWarnings'] };
@@ -320,11 +322,15 @@ describe('the topology, default write concern and start-up warnings in the serve
       replSetGetConfig: { config: { _id: 'classics-rs', members: [{ _id: 0, host: '127.0.0.1:27999', arbiterOnly: false, hidden: false, priority: 1, secondaryDelaySecs: 0, votes: 1 }] }, ok: 1 },
       getLog: { log: [JSON.stringify(warning)] },
       ping: { ok: 1 },
+      // the journal's settings (test/fixtures/stores/answers.js names their sources)
+      getCmdLineOpts: stores.mongod.getCmdLineOpts,
+      getParameter: stores.mongod.getParameter,
     };
     const pings = [];
     const client = { db: () => ({ command: async (c) => { if (c.ping) pings.push(c); return answers[Object.keys(c)[0]]; } }) };
     const allocator = { GLIBC_TUNABLES: 'glibc.pthread.rseq=0', why: 'glibc 2.36 (2.35 or later) takes rseq for itself unless told not to' };
-    const { roundTripMs, uriConcerns, timedConcerns, ...record } = await describeServer(client, { allocator, started: true });
+    const { roundTripMs, uriConcerns, timedConcerns, store, ...record } = await describeServer(client, { allocator, started: true });
+    assert.deepEqual([store.product, store.settings.journalCommitIntervalMs, store.settings.engine, store.from], ['WiredTiger', 100, 'wiredTiger', 'getCmdLineOpts, getParameter, serverStatus']);
     assert.deepEqual(uriConcerns, { readConcernLevel: null, w: null, journal: null, wtimeoutMS: null });
     assert.ok(timedConcerns.writeConcern && timedConcerns.readConcern);
     assert.ok(roundTripMs >= 0 && roundTripMs < 50, `roundTripMs ${roundTripMs}`);
@@ -338,7 +344,8 @@ describe('the topology, default write concern and start-up warnings in the serve
     });
     answers.hello = { isWritablePrimary: true, maxWireVersion: 27 };
     answers.getLog = { log: [] };
-    const { roundTripMs: again, uriConcerns: none, timedConcerns: named, ...standalone } = await describeServer(client, { started: true }, { pings: 3 });
+    const { roundTripMs: again, uriConcerns: none, timedConcerns: named, store: journal, ...standalone } = await describeServer(client, { started: true }, { pings: 3 });
+    assert.equal(journal.settings.journalCommitIntervalMs, 100);
     assert.ok(none && named);
     assert.ok(again >= 0);
     assert.equal(pings.length, 12 + 11, 'never fewer than 10 pings (and the settling one)');

@@ -72,6 +72,8 @@ describe('server specs', () => {
       product: 'FerretDB', version: 'v2.7.0', wireVersion: 21, engine: 'PostgreSQL 18.6 with DocumentDB 1.0-0', topology: 'standalone', topologyText: 'standalone',
       retryWrites: true, retryableWrites: false, readPreference: { mode: 'primary', source: 'the default' },
       backendVersion: 'DocumentDB 1.0.0 (PostgreSQL 18.6)', warnings: [mismatch],
+      // no PostgreSQL handed to it: its settings not read, and why
+      store: { product: null, unread: 'FerretDB\'s backend is not reachable from here: the kit did not start it' },
       // no URI given: none of its concerns, and what each timed operation asks for itself
       uriConcerns: { readConcernLevel: null, w: null, journal: null, wtimeoutMS: null },
       timedConcerns: {
@@ -80,6 +82,6 @@ describe('server specs', () => {
       },
     });
     answers.getLog = { log: [] };
-    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'retryWrites', 'retryableWrites', 'readPreference', 'uriConcerns', 'timedConcerns', 'roundTripMs']);
+    assert.deepEqual(Object.keys(await describeServer(client, {})), ['product', 'version', 'wireVersion', 'engine', 'topology', 'topologyText', 'retryWrites', 'retryableWrites', 'readPreference', 'uriConcerns', 'timedConcerns', 'roundTripMs', 'store']);
   });
 });

@@ -158,13 +158,17 @@ for (const server of scenario.kinds) {
           }
           assert.equal(sum(list, 'iterations'), ITERATIONS[step]);
         }
-        for (const method of Object.keys(SQL_METHODS)) {
+        for (const [method, synchronousCommit] of Object.entries(SQL_METHODS)) {
           const [total] = sql(step, method);
           assert.equal(total.ms, sum(sqlBlocks(step, method), 'ms'), `${method} ${step} ms`);
           assert.ok(Math.abs(total.hrMs - sum(sqlBlocks(step, method), 'hrMs')) < 0.01, `${method} ${step} hrMs`);
           assert.equal(total.inserted, sum(sqlBlocks(step, method), 'inserted'));
           assert.deepEqual(total.forServers, [server]);
           assert.equal(total.baselineFor, 'log-inserts');
+          // the settings its timed sessions ran under, read back on them (servers/store-settings.js), and its table's indexes
+          assert.equal(total.sessionSettings?.synchronous_commit?.value, synchronousCommit, `${method} ${step}: ${JSON.stringify(total.sessionSettings)}`);
+          assert.equal(total.sessionSettings.fsync.value, 'on');
+          assert.deepEqual(total.indexes.map((i) => i.name), [`${total.collection}_pkey`]);
         }
       }
       const log = fs.readFileSync(path.join(out, 'logs', `${server}-log-inserts-test1.log`), 'utf8');
