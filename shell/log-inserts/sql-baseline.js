@@ -58,8 +58,9 @@ function newGuid() {
   return crypto.randomUUID();
 }
 
-// ---- the log record (the article's LogInfo): this block is the same, line for line, in every
-// ---- script of shell/log-inserts/ and in its SQL baseline, sql-baseline.js
+// <<< block: log-record (stamped by npm run stamp from shell/_blocks/log-record.js; edit there)
+// The log record (the article's LogInfo): in every script of log-inserts and in its SQL
+// baseline, sql-baseline.js (Node), so both sides write the same record.
 var LOG_SOURCE = 'Test';
 var LOG_CATEGORY = 'This is a category';
 var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptatem accusantium doloremque ' +
@@ -94,7 +95,7 @@ function newLogInfo() {
     Message: LOG_MESSAGE, LogType: logTypeOf(logDate)
   };
 }
-// ---- end of the log record
+// >>> block: log-record
 
 /** The prepared statement's parameters for a LogInfo, in the table's column order. */
 function rowOf(info) {
