@@ -13,8 +13,8 @@
 // Faithful: a connection kept open per writer; the statement prepared once per connection (a
 //           named pg query, as SqlCommand.Prepare(), before any clock starts: Changes); its
 //           parameters filled from the same LogInfo
-//           record as the mongosh scripts build, from the block below, the same line for line (a
-//           unit test checks); TRUNCATE, not re-creating the table, as the article emptied its
+//           record as the mongosh scripts build, from the block below, the same line for line (all
+//           stamped from one source by npm run stamp); TRUNCATE, not re-creating the table, as the article emptied its
 //           database without re-creating it.
 // Changes:  - PostgreSQL for SQL Server, which cannot run here; the article's table script is not
 //             in the post: a uuid key and one column per LogInfo field.
