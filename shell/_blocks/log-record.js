@@ -12,15 +12,6 @@ var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptate
   'vel eum iure reprehenderit qui in ea voluptate velit esse quam nihil molestiae consequatur, vel illum qui ' +
   'dolorem eum fugiat quo voluptas nulla pariatur?';
 
-function mulberry32(a) {
-  return function () {
-    a |= 0; a = (a + 0x6D2B79F5) | 0;
-    var t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // LogInfo.AssignRandomType: a new generator seeded with the record's clock reading, as
 // new Random((int)LogDate.Ticks).Next(0, 100); `a |= 0` keeps the low 32 bits, as (int) does.
 function logTypeOf(logDate) {

@@ -101,6 +101,18 @@ function newGuid() {
   return UUID();
 }
 
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
+function mulberry32(a) {
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+// >>> block: mulberry32
+
 // <<< block: log-record (stamped by npm run stamp from shell/_blocks/log-record.js; edit there)
 // The log record (the article's LogInfo): in every script of log-inserts and in its SQL
 // baseline, sql-baseline.js (Node), so both sides write the same record.
@@ -115,15 +127,6 @@ var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptate
   'exercitationem ullam corporis suscipit laboriosam, nisi ut aliquid ex ea commodi consequatur? Quis autem ' +
   'vel eum iure reprehenderit qui in ea voluptate velit esse quam nihil molestiae consequatur, vel illum qui ' +
   'dolorem eum fugiat quo voluptas nulla pariatur?';
-
-function mulberry32(a) {
-  return function () {
-    a |= 0; a = (a + 0x6D2B79F5) | 0;
-    var t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // LogInfo.AssignRandomType: a new generator seeded with the record's clock reading, as
 // new Random((int)LogDate.Ticks).Next(0, 100); `a |= 0` keeps the low 32 bits, as (int) does.

@@ -53,15 +53,19 @@ if (typeof SEED === 'undefined') var SEED = null;
 
 db = db.getSiblingDB(DB_NAME);
 
-// mulberry32, as in setup.js; a pass offsets the seed so passes differ but repeat.
-var random = SEED === null ? Math.random : (function (a) {
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
+function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
     var t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-})(SEED + 7919 * (PASS || 0));
+}
+// >>> block: mulberry32
+// a pass offsets the seed so passes differ but repeat
+var random = SEED === null ? Math.random : mulberry32(SEED + 7919 * (PASS || 0));
 
 function getRandomInt(min, max) {
   return Math.floor(random() * (max - min + 1)) + min;

@@ -109,7 +109,8 @@ var bsonSizeOf = typeof bsonsize === 'function' ? bsonsize : Object.bsonsize;
 var DAY = '2014-03-28';
 var SESSION_OPEN = new Date('2014-03-28T13:30:00Z').getTime();
 
-// mulberry32: small, fast and good enough to make a run repeatable.
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
 function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
@@ -118,6 +119,7 @@ function mulberry32(a) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+// >>> block: mulberry32
 var random = SEED === null ? Math.random : mulberry32(SEED);
 // the warm-up's candles come from a generator of their own, so the day's are those SEED draws
 var warmUpRandom = SEED === null ? Math.random : mulberry32(SEED + 1);

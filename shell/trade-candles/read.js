@@ -121,6 +121,8 @@ var DAY = '2014-03-28';
 var SESSION_OPEN = new Date('2014-03-28T13:30:00Z').getTime();
 var PLAN_SEED = 20140330; // the date on the article's charts; never SEED, so every server gets the same plan
 
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
 function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
@@ -129,6 +131,7 @@ function mulberry32(a) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+// >>> block: mulberry32
 
 // <<< block: candle-tickers (stamped by npm run stamp from shell/_blocks/candle-tickers.js; edit there)
 // Tickers: in trade-candles' load.js and read.js, so both name the same symbols.
