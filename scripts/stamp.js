@@ -22,6 +22,8 @@ const ROOT = path.resolve(__dirname, '..');
 const BLOCKS_FOLDER = '_blocks';
 const START = /^\/\/ <<< block: ([a-z0-9-]+)(?: .*)?$/;
 const END = /^\/\/ >>> block: ([a-z0-9-]+)$/;
+/** Any line that means to be a marker, read or not. */
+const MARKER = /^\/\/ (<<<|>>>) block\b/;
 
 const startMarker = (name) => `// <<< block: ${name} (stamped by npm run stamp from shell/${BLOCKS_FOLDER}/${name}.js; edit there)`;
 const endMarker = (name) => `// >>> block: ${name}`;
@@ -45,7 +47,7 @@ function markedBlocks(lines) {
       else if (end[1] !== open.name) problems.push(`${i + 1}: block ${end[1]} ends where block ${open.name} (from line ${open.start + 1}) is open`);
       else blocks.push({ ...open, end: i });
       open = null;
-    } else if (/^\/\/ (<<<|>>>) block\b/.test(line)) {
+    } else if (MARKER.test(line)) {
       problems.push(`${i + 1}: a marker the stamp cannot read: ${line.slice(0, 80)}`);
     }
   });
@@ -91,6 +93,14 @@ function stampTree({ root = ROOT, check = false } = {}) {
   const carried = new Set();
   const changed = [];
   const problems = [];
+  for (const [name, source] of Object.entries(sources)) {
+    // a marker inside a source would end or nest its block once stamped: it is stamped nowhere
+    if (source.split('\n').some((line) => MARKER.test(line))) {
+      problems.push(`shell/${BLOCKS_FOLDER}/${name}.js: holds a block marker line of its own`);
+      delete sources[name];
+      carried.add(name);
+    }
+  }
   for (const file of scriptFiles(shellDir)) {
     const text = fs.readFileSync(file, 'utf8');
     const lines = text.split('\n');

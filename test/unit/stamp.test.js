@@ -131,6 +131,9 @@ describe('npm run stamp: each shared block kept once', () => {
       assert.equal(stamp('--root', root).status, 1, 'a broken script is not stamped');
       assert.equal(read(), broken);
 
+      fs.appendFileSync(path.join(root, 'shell', '_blocks', 'update-plan.js'), `${endMarker('update-plan')}\n`);
+      assert.match(stamp('--check', '--root', root).stdout, /^shell\/_blocks\/update-plan\.js: holds a block marker line of its own$/m);
+
       write(original.replace(/block: paired-rounds\b/g, 'block: paired-turns'));
       assert.match(stamp('--check', '--root', root).stdout, /^shell\/many-keys\/update\.js:\d+: block paired-turns has no source \(shell\/_blocks\/paired-turns\.js\)$/m);
     });
