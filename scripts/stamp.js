@@ -18,7 +18,7 @@ const { Command, CommanderError } = require('commander');
 const { writeFileAtomic } = require('../orchestrator/fs-atomic');
 
 const ROOT = path.resolve(__dirname, '..');
-/** The folder of the blocks' sources, under shell/; a name with _ is no article (scenarios.js). */
+/** The folder of the blocks' sources, under shell/: no article (no scenario.json, and a name with _). */
 const BLOCKS_FOLDER = '_blocks';
 const START = /^\/\/ <<< block: ([a-z0-9-]+)(?: .*)?$/;
 const END = /^\/\/ >>> block: ([a-z0-9-]+)$/;
@@ -83,8 +83,8 @@ function blockSources(shellDir) {
 
 /**
  * Every script stamped from its sources (check: nothing written). Returns { changed: [{ file,
- * name, line, firstDiff }] (the copies that differed), problems: [a line each] }, files relative
- * to root.
+ * name, line }] (each copy that differed, and its first line that did), problems: [a line each] },
+ * files relative to root. A script with a broken marker is left as it is.
  */
 function stampTree({ root = ROOT, check = false } = {}) {
   const shellDir = path.join(root, 'shell');
