@@ -216,7 +216,7 @@ function companionProblems(descriptor) {
   return problems;
 }
 
-/** Scripts (and a baseline module) that lack header fields, and shared blocks that drifted apart. */
+/** Scripts (and a baseline module) that lack header fields (the blocks they share are held to their sources by npm run stamp -- --check). */
 function scriptProblems(descriptor, dir) {
   const problems = [];
   const files = [...new Set([...(descriptor.steps || []).map((s) => s.script), descriptor.baseline?.module].filter(Boolean))]
@@ -225,19 +225,6 @@ function scriptProblems(descriptor, dir) {
     const head = fs.readFileSync(path.join(dir, file), 'utf8').split('\n').slice(0, HEADER_LINES).join('\n');
     const missing = HEADER_FIELDS.filter((field) => !head.includes(`// ${field}`));
     if (missing.length) problems.push(`${file}: header lacks ${missing.join(' ')}`);
-  }
-  // a block a paste-alone script needs is copied, line for line, into each file that needs it
-  for (const block of descriptor.sharedBlocks || []) {
-    const texts = block.files.map((file) => {
-      const text = fs.existsSync(path.join(dir, file)) ? fs.readFileSync(path.join(dir, file), 'utf8') : '';
-      const start = text.indexOf(block.begin);
-      const end = text.indexOf(block.end, start);
-      if (start < 0 || end < 0) { problems.push(`${file}: no block between "${block.begin}" and "${block.end}"`); return null; }
-      return text.slice(start, end);
-    });
-    texts.forEach((t, i) => {
-      if (t !== null && texts[0] !== null && t !== texts[0]) problems.push(`${block.files[i]}: the block "${block.begin}" differs from ${block.files[0]}'s`);
-    });
   }
   return problems;
 }

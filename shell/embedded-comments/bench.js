@@ -114,7 +114,8 @@ function pad(text, width) {
   return text;
 }
 
-// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// <<< block: paired-rounds (stamped by npm run stamp from shell/_blocks/paired-rounds.js; edit there)
+// Paired rounds: in every script that cuts an article's loop into paired blocks.
 // One reading per side decides nothing on a machine that drifts (another process, a cache
 // warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
 // every variant compared, an equal share of the article's loop, in an order drawn per round
@@ -198,7 +199,7 @@ function partnerTurn(round, variant, announce) {
   while (!turns.findOne({ _id: id })) sleep(20);
   return true;
 }
-// --- end paired rounds ---
+// >>> block: paired-rounds
 
 // --- embedded-comments cells: the pure part, run by test/unit.test.js ---
 // A cell is one mode × layout × comments per blog; a block, one round's share of its blogs.
@@ -263,7 +264,8 @@ function cellSums(blocks) {
 }
 // --- end embedded-comments cells ---
 
-// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// <<< block: unacknowledged-writes (stamped by npm run stamp from shell/_blocks/unacknowledged-writes.js; edit there)
+// Unacknowledged writes: in every script that replays an article's w:0 writes.
 // The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
 // server handles one connection's requests one after another (mongod: "A SessionWorkflow can
 // only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
@@ -427,7 +429,7 @@ function unacknowledgedWrites(dbName) {
 function writesNote(u) {
   return { outcome: u.outcome, reason: u.reason, viaMongos: u.viaMongos };
 }
-// --- end unacknowledged writes ---
+// >>> block: unacknowledged-writes
 // ---- what was written -----------------------------------------------------------------------
 
 var sizeOperator = null; // whether aggregate knows $size; FerretDB 1.24 does not

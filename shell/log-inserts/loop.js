@@ -101,8 +101,21 @@ function newGuid() {
   return UUID();
 }
 
-// ---- the log record (the article's LogInfo): this block is the same, line for line, in every
-// ---- script of shell/log-inserts/ and in its SQL baseline, sql-baseline.js
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
+function mulberry32(a) {
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+// >>> block: mulberry32
+
+// <<< block: log-record (stamped by npm run stamp from shell/_blocks/log-record.js; edit there)
+// The log record (the article's LogInfo): in every script of log-inserts and in its SQL
+// baseline, sql-baseline.js (Node), so both sides write the same record.
 var LOG_SOURCE = 'Test';
 var LOG_CATEGORY = 'This is a category';
 var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptatem accusantium doloremque ' +
@@ -114,15 +127,6 @@ var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptate
   'exercitationem ullam corporis suscipit laboriosam, nisi ut aliquid ex ea commodi consequatur? Quis autem ' +
   'vel eum iure reprehenderit qui in ea voluptate velit esse quam nihil molestiae consequatur, vel illum qui ' +
   'dolorem eum fugiat quo voluptas nulla pariatur?';
-
-function mulberry32(a) {
-  return function () {
-    a |= 0; a = (a + 0x6D2B79F5) | 0;
-    var t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // LogInfo.AssignRandomType: a new generator seeded with the record's clock reading, as
 // new Random((int)LogDate.Ticks).Next(0, 100); `a |= 0` keeps the low 32 bits, as (int) does.
@@ -137,9 +141,10 @@ function newLogInfo() {
     Message: LOG_MESSAGE, LogType: logTypeOf(logDate)
   };
 }
-// ---- end of the log record
+// >>> block: log-record
 
-// ---- the article's MongoDB services: this block is the same, line for line, in loop.js and test2.js
+// <<< block: log-services (stamped by npm run stamp from shell/_blocks/log-services.js; edit there)
+// The article's MongoDB services: in log-inserts' loop.js and test2.js.
 // Log() builds a LogInfo and writes it on the shell's own connection, without waiting where the
 // server takes that (options: the w:0 or w:1 write concern).
 var METHODS = {
@@ -205,9 +210,10 @@ function upsertCost(client, collectionName) {
       ' ms into this one of ' + docs + ' documents (' + (fullMs / emptyMs).toFixed(2) + 'x)'
   };
 }
-// ---- end of the services
+// >>> block: log-services
 
-// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// <<< block: unacknowledged-writes (stamped by npm run stamp from shell/_blocks/unacknowledged-writes.js; edit there)
+// Unacknowledged writes: in every script that replays an article's w:0 writes.
 // The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
 // server handles one connection's requests one after another (mongod: "A SessionWorkflow can
 // only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
@@ -371,9 +377,10 @@ function unacknowledgedWrites(dbName) {
 function writesNote(u) {
   return { outcome: u.outcome, reason: u.reason, viaMongos: u.viaMongos };
 }
-// --- end unacknowledged writes ---
+// >>> block: unacknowledged-writes
 
-// --- update plan: the same text in every script that records how the server finds a write's document (a test holds the copies equal) ---
+// <<< block: update-plan (stamped by npm run stamp from shell/_blocks/update-plan.js; edit there)
+// Update plan: in every script that records how the server finds a write's document.
 /**
  * What the server does to find the document of an update (the explain command at
  * executionStats, which plans and runs the search but writes nothing): { text, stages,
@@ -451,9 +458,10 @@ function updatePlan(dbHandle, collectionName, q, u, upsert) {
   }
   return { text: of + 'explain gave no plan the script can read: ' + JSON.stringify(planner).slice(0, 200), stages: null, keysExamined: null, docsExamined: null, scan: null };
 }
-// --- end update plan ---
+// >>> block: update-plan
 
-// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// <<< block: paired-rounds (stamped by npm run stamp from shell/_blocks/paired-rounds.js; edit there)
+// Paired rounds: in every script that cuts an article's loop into paired blocks.
 // One reading per side decides nothing on a machine that drifts (another process, a cache
 // warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
 // every variant compared, an equal share of the article's loop, in an order drawn per round
@@ -537,7 +545,7 @@ function partnerTurn(round, variant, announce) {
   while (!turns.findOne({ _id: id })) sleep(20);
   return true;
 }
-// --- end paired rounds ---
+// >>> block: paired-rounds
 
 var unacknowledged = unacknowledgedWrites(DB_NAME);
 var writeOptions = { writeConcern: { w: unacknowledged.w } };

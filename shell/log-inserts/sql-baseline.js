@@ -13,8 +13,8 @@
 // Faithful: a connection kept open per writer; the statement prepared once per connection (a
 //           named pg query, as SqlCommand.Prepare(), before any clock starts: Changes); its
 //           parameters filled from the same LogInfo
-//           record as the mongosh scripts build, from the block below, the same line for line (a
-//           unit test checks); TRUNCATE, not re-creating the table, as the article emptied its
+//           record as the mongosh scripts build, from the block below, the same line for line (all
+//           stamped from one source by npm run stamp); TRUNCATE, not re-creating the table, as the article emptied its
 //           database without re-creating it.
 // Changes:  - PostgreSQL for SQL Server, which cannot run here; the article's table script is not
 //             in the post: a uuid key and one column per LogInfo field.
@@ -86,8 +86,21 @@ function newGuid() {
   return crypto.randomUUID();
 }
 
-// ---- the log record (the article's LogInfo): this block is the same, line for line, in every
-// ---- script of shell/log-inserts/ and in its SQL baseline, sql-baseline.js
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
+function mulberry32(a) {
+  return function () {
+    a |= 0; a = (a + 0x6D2B79F5) | 0;
+    var t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+// >>> block: mulberry32
+
+// <<< block: log-record (stamped by npm run stamp from shell/_blocks/log-record.js; edit there)
+// The log record (the article's LogInfo): in every script of log-inserts and in its SQL
+// baseline, sql-baseline.js (Node), so both sides write the same record.
 var LOG_SOURCE = 'Test';
 var LOG_CATEGORY = 'This is a category';
 var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptatem accusantium doloremque ' +
@@ -99,15 +112,6 @@ var LOG_MESSAGE = 'Sed ut perspiciatis unde omnis iste natus error sit voluptate
   'exercitationem ullam corporis suscipit laboriosam, nisi ut aliquid ex ea commodi consequatur? Quis autem ' +
   'vel eum iure reprehenderit qui in ea voluptate velit esse quam nihil molestiae consequatur, vel illum qui ' +
   'dolorem eum fugiat quo voluptas nulla pariatur?';
-
-function mulberry32(a) {
-  return function () {
-    a |= 0; a = (a + 0x6D2B79F5) | 0;
-    var t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // LogInfo.AssignRandomType: a new generator seeded with the record's clock reading, as
 // new Random((int)LogDate.Ticks).Next(0, 100); `a |= 0` keeps the low 32 bits, as (int) does.
@@ -122,7 +126,7 @@ function newLogInfo() {
     Message: LOG_MESSAGE, LogType: logTypeOf(logDate)
   };
 }
-// ---- end of the log record
+// >>> block: log-record
 
 /** The prepared statement's parameters for a LogInfo, in the table's column order. */
 function rowOf(info) {

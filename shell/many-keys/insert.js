@@ -62,15 +62,19 @@ if (typeof VERIFY === 'undefined') var VERIFY = true;
 
 db = db.getSiblingDB(DB_NAME);
 
-// mulberry32: small, fast and good enough to make a run repeatable; not used unless SEED is set.
-var random = SEED === null ? Math.random : (function (a) {
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
+function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
     var t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-})(SEED);
+}
+// >>> block: mulberry32
+// not used unless SEED is set
+var random = SEED === null ? Math.random : mulberry32(SEED);
 
 var crypto = require('crypto');
 var PREFIXES = ['baz-baz-baz-baz-baz-baz-', 'foo-foo-foo-foo-foo-foo-', 'bar-bar-bar-bar-bar-bar-'];

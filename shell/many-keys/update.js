@@ -109,15 +109,19 @@ if (!(UPDATES >= 1) || UPDATES % 1 !== 0 || !(ROUNDS >= 1) || ROUNDS % 1 !== 0) 
 
 db = db.getSiblingDB(DB_NAME);
 
-// mulberry32, as in insert.js; a pass offsets the seed so passes differ but repeat.
-var random = SEED === null ? Math.random : (function (a) {
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
+function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
     var t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-})(SEED + 7919 * (PASS || 0));
+}
+// >>> block: mulberry32
+// a pass offsets the seed so passes differ but repeat
+var random = SEED === null ? Math.random : mulberry32(SEED + 7919 * (PASS || 0));
 
 function getRandomInt(min, max) {
   return Math.floor(random() * (max - min + 1)) + min;
@@ -168,7 +172,8 @@ for (var p = 0; p < UPDATES + WARMUP_UPDATES; p++) {
 // in the order the server applies them: the warm-up's first
 var appliedPlans = plans.slice(UPDATES).concat(plans.slice(0, UPDATES));
 
-// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// <<< block: unacknowledged-writes (stamped by npm run stamp from shell/_blocks/unacknowledged-writes.js; edit there)
+// Unacknowledged writes: in every script that replays an article's w:0 writes.
 // The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
 // server handles one connection's requests one after another (mongod: "A SessionWorkflow can
 // only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
@@ -332,9 +337,10 @@ function unacknowledgedWrites(dbName) {
 function writesNote(u) {
   return { outcome: u.outcome, reason: u.reason, viaMongos: u.viaMongos };
 }
-// --- end unacknowledged writes ---
+// >>> block: unacknowledged-writes
 
-// --- update plan: the same text in every script that records how the server finds a write's document (a test holds the copies equal) ---
+// <<< block: update-plan (stamped by npm run stamp from shell/_blocks/update-plan.js; edit there)
+// Update plan: in every script that records how the server finds a write's document.
 /**
  * What the server does to find the document of an update (the explain command at
  * executionStats, which plans and runs the search but writes nothing): { text, stages,
@@ -412,9 +418,10 @@ function updatePlan(dbHandle, collectionName, q, u, upsert) {
   }
   return { text: of + 'explain gave no plan the script can read: ' + JSON.stringify(planner).slice(0, 200), stages: null, keysExamined: null, docsExamined: null, scan: null };
 }
-// --- end update plan ---
+// >>> block: update-plan
 
-// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// <<< block: paired-rounds (stamped by npm run stamp from shell/_blocks/paired-rounds.js; edit there)
+// Paired rounds: in every script that cuts an article's loop into paired blocks.
 // One reading per side decides nothing on a machine that drifts (another process, a cache
 // warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
 // every variant compared, an equal share of the article's loop, in an order drawn per round
@@ -498,7 +505,7 @@ function partnerTurn(round, variant, announce) {
   while (!turns.findOne({ _id: id })) sleep(20);
   return true;
 }
-// --- end paired rounds ---
+// >>> block: paired-rounds
 
 var unacknowledged = unacknowledgedWrites(DB_NAME);
 var sampler = ownConnection();

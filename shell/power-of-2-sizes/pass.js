@@ -53,21 +53,26 @@ if (typeof SEED === 'undefined') var SEED = null;
 
 db = db.getSiblingDB(DB_NAME);
 
-// mulberry32, as in setup.js; a pass offsets the seed so passes differ but repeat.
-var random = SEED === null ? Math.random : (function (a) {
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
+function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
     var t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-})(SEED + 7919 * (PASS || 0));
+}
+// >>> block: mulberry32
+// a pass offsets the seed so passes differ but repeat
+var random = SEED === null ? Math.random : mulberry32(SEED + 7919 * (PASS || 0));
 
 function getRandomInt(min, max) {
   return Math.floor(random() * (max - min + 1)) + min;
 }
 
-// --- unacknowledged writes: the same text in every script that replays an article's w:0 writes (a test holds the copies equal) ---
+// <<< block: unacknowledged-writes (stamped by npm run stamp from shell/_blocks/unacknowledged-writes.js; edit there)
+// Unacknowledged writes: in every script that replays an article's w:0 writes.
 // The articles' shells and drivers sent their writes without waiting for an answer (w:0). A
 // server handles one connection's requests one after another (mongod: "A SessionWorkflow can
 // only have one WorkItem in progress at a time", src/mongo/transport/README.md), so a command
@@ -231,9 +236,10 @@ function unacknowledgedWrites(dbName) {
 function writesNote(u) {
   return { outcome: u.outcome, reason: u.reason, viaMongos: u.viaMongos };
 }
-// --- end unacknowledged writes ---
+// >>> block: unacknowledged-writes
 
-// --- server time: the same text in every script that reads the server's own time around its timed loops (a test holds the copies equal) ---
+// <<< block: server-time (stamped by npm run stamp from shell/_blocks/server-time.js; edit there)
+// Server time: in every script that reads the server's own time around its timed loops.
 // The server's own time on each collection over the timed loops alone: mongod keeps it per
 // collection in memory (Top, src/mongo/db/stats/top.cpp; $collStats latencyStats: reads, writes
 // and commands), from the first operation on a name until the collection is dropped or mongod
@@ -310,7 +316,7 @@ function serverTimeEnd(start) {
   });
   return out;
 }
-// --- end server time ---
+// >>> block: server-time
 
 function pushOperator() {
   try {

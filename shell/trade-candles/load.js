@@ -109,7 +109,8 @@ var bsonSizeOf = typeof bsonsize === 'function' ? bsonsize : Object.bsonsize;
 var DAY = '2014-03-28';
 var SESSION_OPEN = new Date('2014-03-28T13:30:00Z').getTime();
 
-// mulberry32: small, fast and good enough to make a run repeatable.
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
 function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
@@ -118,11 +119,13 @@ function mulberry32(a) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+// >>> block: mulberry32
 var random = SEED === null ? Math.random : mulberry32(SEED);
 // the warm-up's candles come from a generator of their own, so the day's are those SEED draws
 var warmUpRandom = SEED === null ? Math.random : mulberry32(SEED + 1);
 
-// --- tickers: identical in load.js and read.js (a unit test holds them equal) ---
+// <<< block: candle-tickers (stamped by npm run stamp from shell/_blocks/candle-tickers.js; edit there)
+// Tickers: in trade-candles' load.js and read.js, so both name the same symbols.
 // The same symbols on every run and server, whatever SEED is: the read test queries them by name.
 function tickerSymbols(count) {
   var next = mulberry32(20140328);
@@ -141,9 +144,10 @@ function tickerSymbols(count) {
   }
   return symbols;
 }
-// --- end tickers ---
+// >>> block: candle-tickers
 
-// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// <<< block: paired-rounds (stamped by npm run stamp from shell/_blocks/paired-rounds.js; edit there)
+// Paired rounds: in every script that cuts an article's loop into paired blocks.
 // One reading per side decides nothing on a machine that drifts (another process, a cache
 // warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
 // every variant compared, an equal share of the article's loop, in an order drawn per round
@@ -227,9 +231,10 @@ function partnerTurn(round, variant, announce) {
   while (!turns.findOne({ _id: id })) sleep(20);
   return true;
 }
-// --- end paired rounds ---
+// >>> block: paired-rounds
 
-// --- paired servers: identical in load.js and read.js (a unit test holds them equal) ---
+// <<< block: paired-servers (stamped by npm run stamp from shell/_blocks/paired-servers.js; edit there)
+// Paired servers: in trade-candles' load.js and read.js.
 // The kit's zstd questions compare two servers (mongod:zstd against mongod:none). Timed one after
 // the other, a drift of the machine would land on one of them; so the kit runs this script on
 // both at once, telling each the other's name (PARTNER), its own (SERVER_NAME) and one SEED, and
@@ -276,7 +281,7 @@ function awaitPartner(runs, at, index) {
 function meetPartner(round) {
   if (PARTNER) partnerTurn(round, PARTNER + '#meet', true);
 }
-// --- end paired servers ---
+// >>> block: paired-servers
 
 function round(value, places) {
   var f = Math.pow(10, places);

@@ -121,6 +121,8 @@ var DAY = '2014-03-28';
 var SESSION_OPEN = new Date('2014-03-28T13:30:00Z').getTime();
 var PLAN_SEED = 20140330; // the date on the article's charts; never SEED, so every server gets the same plan
 
+// <<< block: mulberry32 (stamped by npm run stamp from shell/_blocks/mulberry32.js; edit there)
+// mulberry32: a small, fast generator, good enough to make a run repeatable from a seed.
 function mulberry32(a) {
   return function () {
     a |= 0; a = (a + 0x6D2B79F5) | 0;
@@ -129,8 +131,10 @@ function mulberry32(a) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+// >>> block: mulberry32
 
-// --- tickers: identical in load.js and read.js (a unit test holds them equal) ---
+// <<< block: candle-tickers (stamped by npm run stamp from shell/_blocks/candle-tickers.js; edit there)
+// Tickers: in trade-candles' load.js and read.js, so both name the same symbols.
 // The same symbols on every run and server, whatever SEED is: the read test queries them by name.
 function tickerSymbols(count) {
   var next = mulberry32(20140328);
@@ -149,7 +153,7 @@ function tickerSymbols(count) {
   }
   return symbols;
 }
-// --- end tickers ---
+// >>> block: candle-tickers
 
 // --- query plan: pure, so a unit test can check its shape ---
 /** The queries of one pass, in order: [{ query, ticker? , from?, minutes?, expected }]. */
@@ -392,7 +396,8 @@ function restoreCache(lowMemory) {
 }
 // --- end little memory ---
 
-// --- paired rounds: the same text in every script that cuts an article's loop into paired blocks (a test holds the copies equal) ---
+// <<< block: paired-rounds (stamped by npm run stamp from shell/_blocks/paired-rounds.js; edit there)
+// Paired rounds: in every script that cuts an article's loop into paired blocks.
 // One reading per side decides nothing on a machine that drifts (another process, a cache
 // warming, a checkpoint): each comparison is timed in ROUNDS rounds, each holding one block of
 // every variant compared, an equal share of the article's loop, in an order drawn per round
@@ -476,9 +481,10 @@ function partnerTurn(round, variant, announce) {
   while (!turns.findOne({ _id: id })) sleep(20);
   return true;
 }
-// --- end paired rounds ---
+// >>> block: paired-rounds
 
-// --- paired servers: identical in load.js and read.js (a unit test holds them equal) ---
+// <<< block: paired-servers (stamped by npm run stamp from shell/_blocks/paired-servers.js; edit there)
+// Paired servers: in trade-candles' load.js and read.js.
 // The kit's zstd questions compare two servers (mongod:zstd against mongod:none). Timed one after
 // the other, a drift of the machine would land on one of them; so the kit runs this script on
 // both at once, telling each the other's name (PARTNER), its own (SERVER_NAME) and one SEED, and
@@ -525,7 +531,7 @@ function awaitPartner(runs, at, index) {
 function meetPartner(round) {
   if (PARTNER) partnerTurn(round, PARTNER + '#meet', true);
 }
-// --- end paired servers ---
+// >>> block: paired-servers
 
 // --- reads in rounds: pure, so a unit test can check them ---
 /** The distinct tickers of a block's queries, in their first order: what its warm-up reads once. */

@@ -13,15 +13,13 @@ const { withoutTimings } = require('../../orchestrator/results/records');
 const { networkShare, networkReason, NETWORK_DECIDES } = require('../../orchestrator/analysis/network');
 const { reasonText } = require('../../orchestrator/analysis/reasons');
 const mongos = require('../fixtures/cluster/mongos-answers');
+const { stampedBlock } = require('../../scripts/stamp');
 
 const SHELL = path.join(__dirname, '..', '..', 'shell');
 
-/** The text of a script's marked block, `// --- name` … `// --- end name ---`. */
+/** The text of a script's stamped block (scripts/stamp.js's markers). */
 function block(file, name) {
-  const source = fs.readFileSync(path.join(SHELL, file), 'utf8');
-  const m = new RegExp(`// --- ${name}[^\\n]*\\n([\\s\\S]*?)// --- end ${name} ---`).exec(source);
-  assert.ok(m, `no "${name}" block in ${file}`);
-  return m[1];
+  return stampedBlock(fs.readFileSync(path.join(SHELL, file), 'utf8'), name);
 }
 
 /** A database that answers collStats with `collStats` (or refuses it) and $collStats with `stage`. */
@@ -93,7 +91,7 @@ describe('collection stats through mongos', () => {
 
 describe('the update plan block walks each shard\'s plan through mongos', () => {
   const context = vm.createContext({});
-  vm.runInContext(block('many-keys/update.js', 'update plan'), context);
+  vm.runInContext(block('many-keys/update.js', 'update-plan'), context);
   const explaining = (answer) => ({ runCommand: () => answer });
 
   it('sees a collection scan on the one shard that holds an unsharded collection', () => {
@@ -115,14 +113,14 @@ describe('the update plan block walks each shard\'s plan through mongos', () => 
   });
 
   it('is the same text in every script that carries it, so each reads a mongos alike', () => {
-    const copies = ['many-keys/update.js', 'log-inserts/loop.js', 'log-inserts/test2.js'].map((f) => block(f, 'update plan'));
+    const copies = ['many-keys/update.js', 'log-inserts/loop.js', 'log-inserts/test2.js'].map((f) => block(f, 'update-plan'));
     for (const copy of copies) assert.equal(copy, copies[0]);
   });
 });
 
 describe('the scripts\' private client held to one mongos', () => {
   const context = vm.createContext({});
-  vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), context);
+  vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged-writes'), context);
 
   it('keeps one of the hosts a mongodb+srv URI lists (srvMaxHosts=1), replacing any count of its own', () => {
     assert.equal(context.oneMongos('mongodb+srv://u:p@c0.abcde.mongodb.net/?retryWrites=true&appName=mongosh+2.12.0'),
@@ -151,7 +149,7 @@ describe('the scripts\' private client held to one mongos', () => {
           this.getDB = () => ({ runCommand: () => ({ ok: 1 }) });
         },
       });
-      vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), ctx);
+      vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged-writes'), ctx);
       return ctx;
     };
     const mongosShell = shell({ ok: 1, msg: 'isdbgrid' });
@@ -189,7 +187,7 @@ describe('the scripts\' private client held to one mongos', () => {
       ObjectId: function ObjectId() { this.toHexString = () => 'ab'; },
       sleep: () => {},
     });
-    vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), shell);
+    vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged-writes'), shell);
     const result = shell.unacknowledgedWrites('classics_x');
     assert.equal(result.outcome, 'honoured');
     assert.equal(result.viaMongos, true);

@@ -15,6 +15,7 @@ const vm = require('node:vm');
 const { MongoClient, ReadPreference } = require('mongodb');
 const { readCollectionStats, collectionExists, statsReads } = require('../../orchestrator/run/stats');
 const { resolveConfig } = require('../../orchestrator/config');
+const { stampedBlock } = require('../../scripts/stamp');
 
 const { shellDir } = resolveConfig();
 
@@ -134,7 +135,7 @@ describe('one read preference for a run', () => {
 
   it('reads no server time where the run reads another member than the primary (a secondary\'s counters hold none of the writes)', () => {
     const context = vm.createContext({});
-    vm.runInContext(block('power-of-2-sizes/pass.js', 'server time'), context);
+    vm.runInContext(stampedBlock(text('power-of-2-sizes/pass.js'), 'server-time'), context);
     let read = 0;
     const handle = (mode) => ({
       getMongo: () => ({ getReadPrefMode: () => mode }),
@@ -170,7 +171,7 @@ describe('one read preference for a run', () => {
       ObjectId: function ObjectId() { this.toHexString = () => 'ab'; },
       sleep: () => {},
     });
-    vm.runInContext(block('power-of-2-sizes/pass.js', 'unacknowledged writes'), context);
+    vm.runInContext(stampedBlock(text('power-of-2-sizes/pass.js'), 'unacknowledged-writes'), context);
     const result = context.unacknowledgedWrites('classics_x');
     assert.equal(result.outcome, 'honoured', result.reason);
     assert.equal(result.retryableWrites, false);

@@ -16,9 +16,17 @@ const dirs = [...scenarioDirs(resolveConfig().shellDir), ...scenarioDirs(PAIRED_
 describe('scenario folders', () => {
   it('finds the articles and the fixture', () => assert.ok(dirs.length >= 2));
 
-  it('every folder honours the contract: descriptor, published data and findings, script headers, shared blocks, sizes', () => {
+  it('every folder honours the contract: descriptor, published data and findings, script headers, sizes', () => {
     const problems = dirs.flatMap((dir) => scenarioProblems(dir).map((p) => `${path.basename(dir)}: ${p}`));
     assert.deepEqual(problems, []);
+  });
+
+  it('no script drops its database (the kit\'s ownership mark lives there, and a readWrite user may not drop it)', () => {
+    for (const dir of dirs) {
+      for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+        assert.doesNotMatch(fs.readFileSync(path.join(dir, file), 'utf8'), /dropDatabase\(/, `${path.basename(dir)}/${file}`);
+      }
+    }
   });
 
   describe('the check itself', () => {
@@ -52,13 +60,6 @@ describe('scenario folders', () => {
     it('names a script default that is not the article\'s size', () => {
       edit('setup.js', (t) => t.replace("var DOCS = 2001;", 'var DOCS = 2002;'));
       assert.match(scenarioProblems(dir).join('\n'), /setup\.js: DOCS defaults to 2002, sizes\.article has 2001/);
-    });
-
-    it('names a shared block that drifted apart', () => {
-      edit('scenario.json', (t) => t.replace('"published": "published.json",', '"published": "published.json",\n  "sharedBlocks": [{ "begin": "var random =", "end": "})(SEED", "files": ["setup.js", "pass.js"] }],'));
-      assert.deepEqual(scenarioProblems(dir), []);
-      edit('pass.js', (t) => t.replace('0x6D2B79F5', '0x6D2B79F6'));
-      assert.match(scenarioProblems(dir).join('\n'), /pass\.js: the block "var random =" differs from setup\.js's/);
     });
 
     it('names a scaling declaration that leaves a size variable out, mistypes a step\'s work, or cites no finding', () => {

@@ -5,17 +5,18 @@
 // erased when a collection is dropped, lost on a restart; a $collStats read is recorded either
 // before it samples (as run_aggregate.cpp releases the collection before it runs such a
 // pipeline) or after, and the tests run both ways. What runs against it is the scripts' own
-// server time block (shell/power-of-2-sizes/pass.js, held equal in setup.js by the shared-blocks
-// test), in a VM context as mongosh runs it: the counters read just before the timed loops and
+// server time block (shell/_blocks/server-time.js, as stamped into shell/power-of-2-sizes/pass.js
+// and setup.js), in a VM context as mongosh runs it: the counters read just before the timed loops and
 // after the barrier, so a pass's untimed reads and probes are not its server time.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const { checkpointPolicy, settleSizes, readCollectionStats } = require('../../orchestrator/run/stats');
+const { stampedBlock } = require('../../scripts/stamp');
 
 const PASS = fs.readFileSync(path.join(__dirname, '..', '..', 'shell', 'power-of-2-sizes', 'pass.js'), 'utf8');
-const BLOCK = /\/\/ --- server time[^\n]*\n[\s\S]*?\/\/ --- end server time ---/.exec(PASS)[0];
+const BLOCK = stampedBlock(PASS, 'server-time');
 
 /** A BSON Long as mongosh hands it over (not promoted to a number). */
 const long = (n) => ({ toNumber: () => n });

@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const { parseExpression } = require('../../../orchestrator/sizing/expression');
+const { stampedBlock } = require('../../../scripts/stamp');
 
 const DIR = path.join(__dirname, '..');
 const BENCH = fs.readFileSync(path.join(DIR, 'bench.js'), 'utf8');
@@ -22,7 +23,7 @@ function block(source, name) {
 }
 
 const f = vm.createContext({});
-vm.runInContext(`${block(BENCH, 'paired rounds')}\n${block(BENCH, 'embedded-comments cells')}`, f);
+vm.runInContext(`${stampedBlock(BENCH, 'paired-rounds')}\n${block(BENCH, 'embedded-comments cells')}`, f);
 
 /** A value made in the VM, as plain data of this realm (deepEqual compares prototypes). */
 const plain = (value) => JSON.parse(JSON.stringify(value));

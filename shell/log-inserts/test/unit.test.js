@@ -7,6 +7,7 @@ const path = require('node:path');
 const vm = require('node:vm');
 const DIR = path.resolve(__dirname, '..');
 const sqlBaseline = require('../sql-baseline');
+const { stampedBlock } = require('../../../scripts/stamp');
 
 
 
@@ -15,25 +16,26 @@ const MODULE = path.join(DIR, 'sql-baseline.js');
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function recordBlock(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  const start = text.indexOf('// ---- the log record');
-  const end = text.indexOf('// ---- end of the log record');
-  assert.ok(start >= 0 && end > start, `${path.relative(DIR, file)} has no marked record block`);
-  return text.slice(start, end);
+  return stampedBlock(fs.readFileSync(file, 'utf8'), 'log-record');
+}
+
+/** The generator and the record, as a file stamps them: the mulberry32 block, then the log record. */
+function generatorText(file) {
+  return `${stampedBlock(fs.readFileSync(file, 'utf8'), 'mulberry32')}${recordBlock(file)}`;
 }
 
 /** A file's generator, run in a sandbox whose newGuid stands in for mongosh's UUID(). */
 function generatorOf(file) {
   const sandbox = { newGuid: () => ({ uuid: '0f8fad5b-d9cb-469f-a165-70867728950e' }) };
-  vm.runInNewContext(`${recordBlock(file)}; this.newLogInfo = newLogInfo; this.logTypeOf = logTypeOf;`, sandbox);
+  vm.runInNewContext(`${generatorText(file)}; this.newLogInfo = newLogInfo; this.logTypeOf = logTypeOf;`, sandbox);
   return sandbox;
 }
 const mongoshGenerator = () => generatorOf(SCRIPTS[0]);
 
 describe('log-inserts record', () => {
   it('is built by the same block of text in every script and in the SQL baseline', () => {
-    const expected = recordBlock(MODULE);
-    for (const file of SCRIPTS) assert.equal(recordBlock(file), expected, `${path.basename(file)} differs from the SQL baseline's block`);
+    const expected = generatorText(MODULE);
+    for (const file of SCRIPTS) assert.equal(generatorText(file), expected, `${path.basename(file)} differs from the SQL baseline's blocks`);
   });
 
   it('has the same fields, types and fixed strings on both sides', () => {
@@ -79,28 +81,18 @@ describe('log-inserts record', () => {
 
 describe('log-inserts scripts', () => {
   it('loop.js and test2.js share the article\'s services (save, insert, the upsert probe)', () => {
-    const services = (file) => {
-      const text = fs.readFileSync(file, 'utf8');
-      const start = text.indexOf('// ---- the article\'s MongoDB services');
-      const end = text.indexOf('// ---- end of the services');
-      assert.ok(start >= 0 && end > start, `${path.basename(file)} has no marked services block`);
-      return text.slice(start, end);
-    };
+    const services = (file) => stampedBlock(fs.readFileSync(file, 'utf8'), 'log-services');
     assert.equal(services(SCRIPTS[0]), services(SCRIPTS[1]));
   });
 });
 
-/** A script's marked block run in a sandbox: its functions, with the globals given. */
-function sandboxOf(file, begin, end, globals = {}) {
-  const text = fs.readFileSync(file, 'utf8');
-  const start = text.indexOf(begin);
-  const stop = text.indexOf(end, start);
-  assert.ok(start >= 0 && stop > start, `${path.basename(file)} has no block ${begin}`);
+/** A script's stamped block run in a sandbox: its functions, with the globals given. */
+function sandboxOf(file, name, globals = {}) {
   const sandbox = { ...globals };
-  vm.runInNewContext(text.slice(start, stop), sandbox);
+  vm.runInNewContext(stampedBlock(fs.readFileSync(file, 'utf8'), name), sandbox);
   return sandbox;
 }
-const rounds = () => sandboxOf(SCRIPTS[0], '// --- paired rounds', '// --- end paired rounds ---');
+const rounds = () => sandboxOf(SCRIPTS[0], 'paired-rounds');
 
 describe('log-inserts paired rounds', () => {
   const { roundShares, roundOrders } = rounds();

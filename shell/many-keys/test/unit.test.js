@@ -9,6 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
+const { stampedBlock } = require('../../../scripts/stamp');
 
 const UPDATE = fs.readFileSync(path.join(__dirname, '..', 'update.js'), 'utf8');
 
@@ -22,7 +23,7 @@ function block(source, name) {
 const f = vm.createContext({});
 vm.runInContext([
   /var TAIL_MARGIN = \d+;/.exec(UPDATE)[0],
-  block(UPDATE, 'paired rounds'), block(UPDATE, 'update blocks'), block(UPDATE, 'sample series'), block(UPDATE, 'apply wait'),
+  stampedBlock(UPDATE, 'paired-rounds'), block(UPDATE, 'update blocks'), block(UPDATE, 'sample series'), block(UPDATE, 'apply wait'),
 ].join('\n'), f);
 
 /**

@@ -6,6 +6,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
+const { stampedBlock } = require('../../../scripts/stamp');
 
 const DIR = path.resolve(__dirname, '..');
 
@@ -30,7 +31,7 @@ function mulberry(source) {
 function readFunctions() {
   const context = vm.createContext({});
   vm.runInContext('Math.random = function () { throw new Error("the plan must not use Math.random"); };', context);
-  vm.runInContext(`var PLAN_SEED = ${/var PLAN_SEED = (\d+);/.exec(READ)[1]};\n${mulberry(READ)}${block(READ, 'tickers')}${block(READ, 'query plan')}`, context);
+  vm.runInContext(`var PLAN_SEED = ${/var PLAN_SEED = (\d+);/.exec(READ)[1]};\n${mulberry(READ)}${stampedBlock(READ, 'candle-tickers')}${block(READ, 'query plan')}`, context);
   return context;
 }
 
@@ -41,7 +42,7 @@ describe('trade-candles scripts', () => {
   const f = readFunctions();
 
   it('load.js and read.js share the same ticker generator', () => {
-    assert.equal(block(LOAD, 'tickers'), block(READ, 'tickers'));
+    assert.equal(stampedBlock(LOAD, 'candle-tickers'), stampedBlock(READ, 'candle-tickers'));
     assert.equal(mulberry(LOAD), mulberry(READ));
   });
 
@@ -138,7 +139,7 @@ describe('trade-candles scripts', () => {
 /** The paired rounds and paired servers blocks in a context of their own, as one server's script sees them. */
 function pairing(partner, self) {
   const context = vm.createContext({ PARTNER: partner, SERVER_NAME: self, calls: [] });
-  vm.runInContext(`${block(LOAD, 'paired rounds')}${block(LOAD, 'paired servers')}
+  vm.runInContext(`${stampedBlock(LOAD, 'paired-rounds')}${stampedBlock(LOAD, 'paired-servers')}
     partnerTurn = function (round, variant, announce) { calls.push({ round: round, variant: variant, announce: announce }); return Boolean(PARTNER); };`, context);
   return context;
 }
@@ -179,7 +180,7 @@ function playPair(variants, rounds, seed, { names = ['mongod:none', 'mongod:zstd
 
 describe('trade-candles in paired rounds', () => {
   it('load.js and read.js share the paired rounds and paired servers blocks', () => {
-    for (const name of ['paired rounds', 'paired servers']) assert.equal(block(LOAD, name), block(READ, name));
+    for (const name of ['paired-rounds', 'paired-servers']) assert.equal(stampedBlock(LOAD, name), stampedBlock(READ, name));
   });
 
   it('alone (PARTNER null): each round holds this server\'s variants only, in mirrored pairs of rounds, and nothing waits', () => {
