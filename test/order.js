@@ -1,5 +1,5 @@
 'use strict';
-// The order in which `npm test` gives mocha its files (package.json: mocha $(node test/order.js)),
+// The order in which `npm test` gives mocha its files (test/run.js; `node test/order.js` prints it),
 // each once. Mocha's workers take the files in this order, each the next when one is done, so the
 // longest go first (the scenario suites, which make the shared fixture runs, then the longest
 // integration files by their last measured times: docs/measurements/ci.md) and none of them starts
@@ -30,6 +30,9 @@ function testOrder() {
   return [...new Set(all)];
 }
 
-module.exports = { testOrder, LONGEST };
+/** The test files that hold a test tagged @serial (test/run.js runs those alone, after the pool). */
+const serialFiles = () => testOrder().filter((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').includes('@serial'));
+
+module.exports = { testOrder, serialFiles, LONGEST };
 
 if (require.main === module) process.stdout.write(`${testOrder().join(' ')}\n`);

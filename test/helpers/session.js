@@ -6,7 +6,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const skips = require('./skips');
+
 let made = null;
+
+// Each file's pending tests, with the reason each was skipped for, into the session's skips.jsonl
+// (test/helpers/skips.js): in every worker, once its file has run.
+exports.mochaHooks = skips.mochaHooks;
 
 // The history store (CLASSICS_RUNS_DIR, else reports/runs) decides a verdict across the comparable
 // runs kept there: the tests' runs are judged alone, whatever runs the machine keeps, unless a test
@@ -34,6 +40,9 @@ exports.mochaGlobalSetup = function mochaGlobalSetup() {
 
 exports.mochaGlobalTeardown = function mochaGlobalTeardown() {
   if (!made) return;
+  // a session given from outside (test/run.js, npm test) tallies its skips itself, over both parts
+  const counts = skips.tally(skips.readSkips());
+  if (counts.size) process.stdout.write(`\n${skips.skipSummary(counts, [])}\n`);
   if (process.env.CLASSICS_KEEP_FIXTURES) process.stdout.write(`the fixture runs are kept in ${made}\n`);
   else fs.rmSync(made, { recursive: true, force: true });
 };
