@@ -73,6 +73,15 @@ class ServerDiedError extends ClassicsError {
 /** A step that made no progress for longer than its deadline: its shell was stopped. */
 class StepStalledError extends ClassicsError {}
 
+/** A lock (orchestrator/lock-file.js) still held by a live process at the waiter's deadline: the holder named. */
+class LockTimeoutError extends ClassicsError {
+  constructor(lock, holder, timeoutMs) {
+    super(`waited ${Math.round(timeoutMs / 1000)} s for ${lock}, held by ${holder}`);
+    this.lock = lock;
+    this.holder = holder;
+  }
+}
+
 /**
  * The server's error codes the kit tells apart, read from an error's `code`, never from its
  * message: Unauthorized (13) and CommandNotFound (59) as src/mongo/base/error_codes.yml names
@@ -91,5 +100,5 @@ function serverCode(err) {
 module.exports = {
   SERVER_CODES, serverCode,
   ClassicsError, UsageError, ScenarioError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
-  NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError,
+  NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError, LockTimeoutError,
 };
