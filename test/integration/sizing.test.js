@@ -15,7 +15,7 @@ const path = require('node:path');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { skipUnless } = require('../helpers/servers');
 const { readRun, stepTimeOf } = require('../../orchestrator/results/reader');
-const { predictMs, sizesAt } = require('../../orchestrator/sizing/planner');
+const { predictMs } = require('../../orchestrator/sizing/planner');
 
 const SERVERS = ['ferretdb', 'ferretdb-pg'];
 const PASSES = 3;
@@ -93,19 +93,14 @@ describe('--size auto on ferretdb and ferretdb-pg', function () {
     for (const { data, budget, seconds, extra } of done) {
       for (const s of data.sizes) {
         const actual = stepTimeOf(data, s.scenario, s.server).ms / 1000;
-        // the planner's promise: the size chosen is predicted to fit the budget, by the model it
-        // recorded, and is the largest that does: a tenth more of the article is predicted past
-        // the budget on this server, or on one of the servers sharing its size. The budgets are
-        // this machine's seconds, so what is asserted is the planner's arithmetic, not a speed.
+        // the size chosen is predicted to fit the budget, and the record holds the model that
+        // predicts it; that it is the largest size that fits is the planner's arithmetic, held to a
+        // brute-force search over crafted servers in test/unit/sizing.test.js. The budgets are this
+        // machine's seconds, so what is asserted here is the records, not a speed.
         const pinned = extra.includes('--set') ? pinFor(done[0].data) : {};
         const predicted = (x, sizes) => predictMs(fixture, x.model.steps, sizes, PASSES) / 1000;
         assert.ok(s.predictedSeconds > 0 && s.predictedSeconds <= seconds * 1.001, `${budget} on ${s.server}: predicted ${s.predictedSeconds} s`);
         assert.ok(Math.abs(predicted(s, s.sizes) - s.predictedSeconds) < 1e-6, `${budget} on ${s.server}: the recorded model gives the recorded prediction`);
-        if (s.fraction < 1) {
-          const larger = sizesAt(fixture, Math.min(1, s.fraction * 1.1 + 1 / fixture.sizes.article.DOCS), pinned);
-          const group = s.perServer ? [s] : data.sizes;
-          assert.ok(Math.max(...group.map((x) => predicted(x, larger))) > seconds, `${budget} on ${s.server}: DOCS=${larger.DOCS} is predicted to fit too, so DOCS=${s.sizes.DOCS} is not the largest`);
-        }
         for (const [k, v] of Object.entries(pinned)) assert.equal(s.sizes[k], v, 'the pinned variable');
         assert.ok(Number.isFinite(actual) && actual > 0, `${budget} on ${s.server}: no step time`);
         table.push({ budget, server: s.server, predicted: s.predictedSeconds.toFixed(1), actual: actual.toFixed(1), ratio: (actual / s.predictedSeconds).toFixed(2) });
