@@ -31,7 +31,7 @@ function testOrder() {
 }
 
 /** The test files that hold a test tagged @serial (test/run.js runs those alone, after the pool). */
-const serialFiles = () => testOrder().filter((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').includes('@serial'));
+const serialFiles = (files = testOrder()) => files.filter((f) => fs.readFileSync(path.resolve(ROOT, f), 'utf8').includes('@serial'));
 
 module.exports = { testOrder, serialFiles, LONGEST };
 
