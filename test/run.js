@@ -39,7 +39,7 @@ function main() {
     const pooled = Date.now();
     const serial = serialFiles(files);
     process.stdout.write(`\nthe load-sensitive tests (${SERIAL}), alone, one after another: ${serial.join(' ')}\n`);
-    if (serial.length) failed = mocha([...extra, '--no-parallel', '--grep', SERIAL, ...serial], env) !== 0 || failed;
+    if (serial.length) failed = mocha([...extra, '--no-parallel', '--grep', SERIAL, ...serial], { ...env, CLASSICS_TEST_PART: 'serial' }) !== 0 || failed;
     const done = Date.now();
     const counts = skips.tally(skips.readSkips(path.join(session, 'skips.jsonl')));
     const listFile = process.env.CLASSICS_EXPECTED_SKIPS || path.join(__dirname, 'expected-skips.json');

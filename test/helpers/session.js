@@ -25,9 +25,10 @@ if (process.env.CLASSICS_PROBE_STORE === undefined) process.env.CLASSICS_PROBE_S
 // In each worker process (mocha's parallel mode numbers them in MOCHA_WORKER_ID), a state folder of
 // its own: the runs one worker starts never count another's as theirs, and a test that cleans up
 // after a killed run (orchestrate clean, the next run's sweep) sees its own worker's runs alone.
-if (process.env.MOCHA_WORKER_ID !== undefined && process.env.CLASSICS_TEST_SESSION) {
+// npm test's second part (test/run.js: the @serial tests, in one process) has one of its own too.
+if (process.env.CLASSICS_TEST_SESSION && (process.env.MOCHA_WORKER_ID !== undefined || process.env.CLASSICS_TEST_PART === 'serial')) {
   const base = process.env.CLASSICS_STATE_DIR || path.join(process.env.CLASSICS_TEST_SESSION, 'state');
-  process.env.CLASSICS_STATE_DIR = path.join(base, `worker-${process.env.MOCHA_WORKER_ID}`);
+  process.env.CLASSICS_STATE_DIR = path.join(base, process.env.MOCHA_WORKER_ID !== undefined ? `worker-${process.env.MOCHA_WORKER_ID}` : 'serial');
   fs.mkdirSync(process.env.CLASSICS_STATE_DIR, { recursive: true });
 }
 
