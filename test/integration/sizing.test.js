@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
-const { skipUnless } = require('../helpers/servers');
+const { unavailable, skipUnless } = require('../helpers/servers');
 const { readRun, stepTimeOf } = require('../../orchestrator/results/reader');
 const { predictMs } = require('../../orchestrator/sizing/planner');
 
@@ -236,13 +236,16 @@ describe('kept probes and calibration on a second run', function () {
   });
 
   it('probes afresh with --no-reuse, and on another server, and says why', async function () {
-    const fresh = await run('no-reuse', ['--server', 'ferretdb', '--no-calibrate', '--no-reuse']);
+    // two runs apart from each other (each its own server, its own key in the store): made at once
+    const [fresh, other] = await Promise.all([
+      run('no-reuse', ['--server', 'ferretdb', '--no-calibrate', '--no-reuse']),
+      unavailable('ferretdb-pg') ? null : run('other-server', ['--server', 'ferretdb-pg', '--no-calibrate']),
+    ]);
     assert.equal(fresh.size.reuse.reused, false);
     assert.equal(fresh.size.reuse.check, null);
     assert.equal(fresh.size.reuse.why, 'fresh probes asked for (--no-reuse)');
     assert.ok(fresh.size.model.probes.length >= 3);
     skipUnless(this, 'ferretdb-pg');
-    const other = await run('other-server', ['--server', 'ferretdb-pg', '--no-calibrate']);
     assert.equal(other.size.reuse.reused, false);
     assert.equal(other.size.reuse.check, null, 'nothing kept for it to check');
     assert.match(other.size.reuse.why, /^none kept/);
