@@ -15,7 +15,7 @@ const path = require('node:path');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { unavailable, skipUnless } = require('../helpers/servers');
 const { readRun, stepTimeOf } = require('../../orchestrator/results/reader');
-const { predictMs } = require('../../orchestrator/sizing/planner');
+const { predictMs, sizesAt } = require('../../orchestrator/sizing/planner');
 
 const SERVERS = ['ferretdb', 'ferretdb-pg'];
 const PASSES = 3;
@@ -99,7 +99,10 @@ describe('--size auto on ferretdb and ferretdb-pg', function () {
         // machine's seconds, so what is asserted here is the records, not a speed.
         const pinned = extra.includes('--set') ? pinFor(done[0].data) : {};
         const predicted = (x, sizes) => predictMs(fixture, x.model.steps, sizes, PASSES) / 1000;
-        assert.ok(s.predictedSeconds > 0 && s.predictedSeconds <= seconds * 1.001, `${budget} on ${s.server}: predicted ${s.predictedSeconds} s`);
+        // where even the smallest size is predicted past the budget (this machine's seconds: a busy
+        // machine's probes), the plan is the smallest size, said to be over budget
+        if (s.fits) assert.ok(s.predictedSeconds > 0 && s.predictedSeconds <= seconds * 1.001, `${budget} on ${s.server}: predicted ${s.predictedSeconds} s`);
+        else assert.deepEqual(s.sizes, sizesAt(fixture, 0, pinned), `${budget} on ${s.server}: predicted ${s.predictedSeconds} s, over budget, and not the smallest size`);
         assert.ok(Math.abs(predicted(s, s.sizes) - s.predictedSeconds) < 1e-6, `${budget} on ${s.server}: the recorded model gives the recorded prediction`);
         for (const [k, v] of Object.entries(pinned)) assert.equal(s.sizes[k], v, 'the pinned variable');
         assert.ok(Number.isFinite(actual) && actual > 0, `${budget} on ${s.server}: no step time`);
@@ -121,7 +124,7 @@ describe('--size auto on ferretdb and ferretdb-pg', function () {
         const row = `| ${fixture.name} | ${server} | DOCS=${s.sizes.DOCS.toLocaleString('en-US')} `;
         const line = summary.split('\n').find((l) => l.startsWith(row));
         assert.ok(line, `no row ${row}`);
-        assert.match(line, new RegExp(`\\| ${s.predictedSeconds.toFixed(1)} s \\| ${actual.toFixed(1)} s \\| ×${(actual / s.predictedSeconds).toFixed(2)} \\|$`));
+        assert.match(line, new RegExp(`\\| ${s.predictedSeconds.toFixed(1)} s${s.fits ? '' : ' \\(over budget\\)'} \\| ${actual.toFixed(1)} s \\| ×${(actual / s.predictedSeconds).toFixed(2)} \\|$`));
       }
       assert.match(summary, /The models that predicted them/);
       assert.match(fs.readFileSync(path.join(out, 'report.html'), 'utf8'), /<th[^>]*>predicted<\/th>\s*<th[^>]*>actual<\/th>/);

@@ -1,6 +1,6 @@
 'use strict';
 // npm test's runner (test/run.js) on a crafted file (test/fixtures/suite-runner/): the pool without
-// the @serial tests, then those alone, then the skips by reason, held to a list of expected skips.
+// the serial-tagged tests, then those alone, then the skips by reason, held to a list of expected skips.
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -10,7 +10,7 @@ const { spawnSync } = require('node:child_process');
 const ROOT = path.resolve(__dirname, '..', '..');
 const CRAFTED = 'test/fixtures/suite-runner/crafted.test.js';
 
-describe('npm test\'s runner: the pool, then the @serial tests alone, then the skips by reason', function () {
+describe('npm test\'s runner: the pool, then the serial-tagged tests alone, then the skips by reason', function () {
   this.timeout(120000);
   let dir;
   before(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-suite-runner-')); });
@@ -29,7 +29,7 @@ describe('npm test\'s runner: the pool, then the @serial tests alone, then the s
   }
   const LISTED = { 'crafted reason A': { count: 2 }, 'crafted reason B': { count: 2 }, 'a reason this machine lacks': { count: 9 } };
 
-  it('runs the @serial test after the pool and alone, and ends on the skips by reason', () => {
+  it('runs the serial-tagged test after the pool and alone, and ends on the skips by reason', () => {
     const { code, stdout, ran } = runner(LISTED);
     assert.equal(code, 0, stdout);
     assert.deepEqual(ran, ['pooled pool', 'serial alone']);
