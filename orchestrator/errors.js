@@ -93,6 +93,15 @@ class ServerDiedError extends ClassicsError {
 /** A step that made no progress for longer than its deadline: its shell was stopped. */
 class StepStalledError extends ClassicsError {}
 
+/** A lock (orchestrator/lock-file.js) still held by a live process at the waiter's deadline: the holder named. */
+class LockTimeoutError extends ClassicsError {
+  constructor(lock, holder, timeoutMs) {
+    super(`waited ${Math.round(timeoutMs / 1000)} s for ${lock}, held by ${holder}`);
+    this.lock = lock;
+    this.holder = holder;
+  }
+}
+
 /**
  * The kit broke a contract of its own (a reason code without words): a bug to report with the
  * line it printed, not something the user can fix.
@@ -130,5 +139,5 @@ function serverCodes(err) {
 module.exports = {
   SERVER_CODES, serverCode, serverCodes, InternalError,
   ClassicsError, UsageError, UnknownFormatError, ScenarioError, ExpressionError, ServerStartError, ScriptError, ResultsError, ResumeMismatchError,
-  NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError,
+  NotOursError, ServerBusyError, DiskWriteError, ServerDiedError, StepStalledError, LockTimeoutError,
 };

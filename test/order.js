@@ -1,5 +1,5 @@
 'use strict';
-// The order in which `npm test` gives mocha its files (package.json: mocha $(node test/order.js)),
+// The order in which `npm test` gives mocha its files (test/run.js; `node test/order.js` prints it),
 // each once. Mocha's workers take the files in this order, each the next when one is done, so the
 // longest go first (the scenario suites, which make the shared fixture runs, then the longest
 // integration files by their last measured times: docs/measurements/ci.md) and none of them starts
@@ -10,8 +10,11 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 
-/** The integration files that take longest, longest first. */
-const LONGEST = ['paired-servers', 'faults', 'mongod-launcher', 'resume', 'paste', 'sizing', 'contention', 'signals', 'report-page', 'cluster', 'invalid-arguments']
+/**
+ * The integration files that take longest in the pool, longest first (npm test of 29 November 2026,
+ * docs/measurements/ci.md). contention.test.js is not among them: its tests run after the pool.
+ */
+const LONGEST = ['paired-servers', 'sizing', 'resume', 'paste', 'mongod-launcher', 'report-page', 'signals', 'cluster', 'faults', 'lean-path', 'invalid-arguments']
   .map((name) => `test/integration/${name}.test.js`);
 
 const filesIn = (dir, pattern = /\.test\.js$/) => fs.readdirSync(path.join(ROOT, dir)).filter((f) => pattern.test(f)).sort().map((f) => `${dir}/${f}`);
@@ -30,6 +33,9 @@ function testOrder() {
   return [...new Set(all)];
 }
 
-module.exports = { testOrder, LONGEST };
+/** The test files that hold a test tagged @serial (test/run.js runs those alone, after the pool). */
+const serialFiles = (files = testOrder()) => files.filter((f) => fs.readFileSync(path.resolve(ROOT, f), 'utf8').includes('@serial'));
+
+module.exports = { testOrder, serialFiles, LONGEST };
 
 if (require.main === module) process.stdout.write(`${testOrder().join(' ')}\n`);

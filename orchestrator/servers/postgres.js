@@ -15,6 +15,7 @@ const { trackChild, stopChild, dieWithKit, recordMount } = require('../processes
 const { postgresFolder, templatesFolder, makeClusterDir, closedFolderAbove } = require('./postgres-folder');
 const { isSameProcess, startTimeOf, commandLine } = require('../process-table');
 const { onFreePort, retryUntil } = require('./net');
+const { withLock } = require('../lock-file');
 
 function findPostgresBinDir(configured) {
   const candidates = [];
@@ -144,37 +145,24 @@ function releaseStaleLock(dataDir) {
  * cluster after, as pg_regress's and testcontainers' reusable set-ups do: initdb and creating
  * DocumentDB's extension took 0.9 s of a 1.4 s ferretdb2 start (2-core machine, this kit's tests,
  * about 30 starts each). Its key is what makes it: the PostgreSQL it runs (root file system, bin
- * folder), the settings it is prepared under and what it is prepared with. Made under a lock (a
- * folder, with its maker's pid; taken over from a maker that died), so that two runs at once make
- * it once. Returns its folder (holding data/).
+ * folder), the settings it is prepared under and what it is prepared with. Made under a lock
+ * (lock-file.js: its maker's PID and start time, published whole; taken over from a maker that
+ * died or whose PID was reused; a wait past TEMPLATE_WAIT_MS fails naming the maker), so that two
+ * runs at once make it once. Returns its folder (holding data/).
  */
 async function templateCluster({ templateDir, binDir, root, settings, prepare, logFile }) {
   const key = crypto.createHash('sha256').update(JSON.stringify({ root, bin: root ? null : findPostgresBinDir(binDir), settings, prepare, initdb: INITDB_ARGS })).digest('hex').slice(0, 16);
   const dir = path.join(templateDir, key);
   const ready = () => fs.existsSync(path.join(dir, '.ready'));
-  for (;;) {
-    if (ready()) return dir;
-    const lock = `${dir}.lock`;
-    try {
-      fs.mkdirSync(lock);
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      let holder = NaN;
-      try { holder = Number(fs.readFileSync(path.join(lock, 'pid'), 'utf8')); } catch { /* being written */ }
-      if (Number.isInteger(holder) && holder > 0 && !isAlive(holder)) fs.rmSync(lock, { recursive: true, force: true });
-      else await new Promise((r) => { setTimeout(r, 100); });
-      continue;
-    }
-    try {
-      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      if (!ready()) await makeTemplate({ dir, binDir, root, settings, prepare, logFile });
-    } finally {
-      fs.rmSync(lock, { recursive: true, force: true });
-    }
-  }
+  if (ready()) return dir;
+  await withLock(`${dir}.lock`, { what: 'making a PostgreSQL template cluster', timeoutMs: TEMPLATE_WAIT_MS }, async () => {
+    if (!ready()) await makeTemplate({ dir, binDir, root, settings, prepare, logFile });
+  });
+  return dir;
 }
 
-const isAlive = (pid) => { try { process.kill(pid, 0); return true; } catch (err) { return err.code === 'EPERM'; } };
+/** How long a start waits for another process making the same template (seconds, alone; a minute under load). */
+const TEMPLATE_WAIT_MS = 5 * 60 * 1000;
 
 /** Makes a template cluster in dir: initdb, its databases and SQL, a clean stop, then marked ready. */
 async function makeTemplate({ dir, binDir, root, settings, prepare, logFile }) {

@@ -6,10 +6,11 @@
 //
 // Mocha runs the test files in two worker processes (.mocharc.json: parallel), so a fixture is made
 // by whichever process asks for it first and read by the others: each fixture is a folder in the
-// session's folder (test/helpers/session.js), made under a lock (a folder created atomically, with
-// the maker's pid), and done once its `done.json` is written. A process that finds a fixture being
-// made by a live process first makes another fixture it will need, then waits; one whose maker
-// died takes the lock over.
+// session's folder (test/helpers/session.js), made under a lock (orchestrator/lock-file.js: a file
+// naming its maker's PID and start time, published whole), and done once its `done.json` is
+// written. A process that finds a fixture being made by a live process first makes another fixture
+// it will need, then waits, at most FIXTURE_WAIT_MS, then fails naming the maker; one whose maker
+// died (or whose PID now names another process) takes the lock over.
 //
 // A fixture run's arguments are fixed here, once: the suites read the rounds, sizes and passes from
 // the run's own params (run.params), never from a constant of their own.
@@ -20,6 +21,11 @@ const { invokeOrchestrate } = require('./cli');
 const { newTag } = require('./processes');
 const { unavailableReason } = require('./servers');
 const { readRun } = require('../../orchestrator/results/reader');
+const { tryLock, unlock, describeHolder } = require('../../orchestrator/lock-file');
+const { LockTimeoutError } = require('../../orchestrator/errors');
+
+/** How long a process waits for a fixture another makes: a fixture run takes a minute or two, more under load. */
+const FIXTURE_WAIT_MS = 20 * 60 * 1000;
 
 /** The seed of every fixture run, so that the shells and paths draw the same numbers. */
 const SMOKE_SEED = '20141105';
@@ -58,29 +64,7 @@ function sessionDir() {
 }
 
 const keyOf = (kind, clientPath) => `${kind.replace(/[^\w.-]/g, '_')}-${clientPath}`;
-const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (err) { return err.code === 'EPERM'; } };
 const sleep = (ms) => new Promise((r) => { setTimeout(r, ms); });
-
-/** Takes the fixture's lock, or says who holds it: { mine: true } or { holder: pid }. */
-function lock(dir) {
-  const lockDir = `${dir}.lock`;
-  for (;;) {
-    try {
-      fs.mkdirSync(lockDir);
-      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
-      return { mine: true };
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-    }
-    let holder = NaN;
-    try { holder = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8')); } catch { /* being written */ }
-    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) {
-      fs.rmSync(lockDir, { recursive: true, force: true }); // its maker died: take it over
-      continue;
-    }
-    return { holder };
-  }
-}
 
 /** Makes one fixture run into dir (its results folder dir/out) and marks it done. */
 async function make(dir, kind, clientPath) {
@@ -102,24 +86,30 @@ const doneOf = (dir) => (fs.existsSync(path.join(dir, 'done.json')) ? JSON.parse
  * Makes (or waits for) every fixture of `wanted` ([{ kind, clientPath }]): those no process has
  * started are made here, one after the other, before waiting for those another process is making.
  */
-async function ensure(wanted) {
+async function ensure(wanted, { waitMs = FIXTURE_WAIT_MS } = {}) {
   const session = sessionDir();
   const pending = wanted.map((w) => ({ ...w, dir: path.join(session, keyOf(w.kind, w.clientPath)) }));
+  let waitingSince = null;
   for (;;) {
     const open = pending.filter((w) => !doneOf(w.dir));
     if (!open.length) return;
     let madeOne = false;
+    let holder = null;
     for (const w of open) {
-      const got = lock(w.dir);
-      if (!got.mine) continue;
+      const lockFile = `${w.dir}.lock`;
+      const got = tryLock(lockFile, `making the fixture run ${keyOf(w.kind, w.clientPath)}`);
+      if (!got.mine) { holder ??= { lockFile, ...got.holder }; continue; }
       try {
         if (!doneOf(w.dir)) await make(w.dir, w.kind, w.clientPath);
       } finally {
-        fs.rmSync(`${w.dir}.lock`, { recursive: true, force: true });
+        unlock(lockFile);
       }
       madeOne = true;
     }
-    if (!madeOne) await sleep(250);
+    if (madeOne) { waitingSince = null; continue; }
+    waitingSince ??= Date.now();
+    if (Date.now() - waitingSince >= waitMs) throw new LockTimeoutError(holder.lockFile, describeHolder(holder), waitMs);
+    await sleep(250);
   }
 }
 

@@ -137,10 +137,21 @@ function verdictsOf(out, scenario = null) {
   return scenario ? all.filter((v) => v.scenario === scenario) : all;
 }
 
-/** Asserts that every finding the scenario declares untestable on this kind of server is reported so. */
-function assertDeclaredUntestable(scenario, verdicts, kind) {
+/** The findings a scenario declares untestable on a kind of server (scenario.json's cannotTest): { id: why }. */
+function untestableOn(scenario, kind) {
   const declared = scenario.descriptor.servers[kind] ?? scenario.descriptor.servers[kind.replace(/^mongod-rs/, 'mongod')];
-  const ids = Object.keys(declared.cannotTest || {});
+  return declared.cannotTest || {};
+}
+
+/**
+ * Asserts that every finding the scenario declares untestable on this kind of server is reported
+ * so. A kind that declares none fails it: the call would check nothing (call it only where
+ * untestableOn() names some).
+ */
+function assertDeclaredUntestable(scenario, verdicts, kind) {
+  const declared = { cannotTest: untestableOn(scenario, kind) };
+  const ids = Object.keys(declared.cannotTest);
+  assert.ok(ids.length > 0, `${scenario.name} declares no finding untestable on ${kind}: assertDeclaredUntestable would check nothing`);
   for (const id of ids) {
     const verdict = verdicts.find((v) => v.finding === id);
     assert.ok(verdict, `no verdict for ${id}`);
@@ -149,4 +160,4 @@ function assertDeclaredUntestable(scenario, verdicts, kind) {
   return ids.length;
 }
 
-module.exports = { scenarioOf, parityKindOf, smokeRunOn, ownRunOn, verdictsOf, assertDeclaredUntestable, paramsOf, SMOKE_SEED };
+module.exports = { scenarioOf, parityKindOf, smokeRunOn, ownRunOn, verdictsOf, untestableOn, assertDeclaredUntestable, paramsOf, SMOKE_SEED };

@@ -7,6 +7,7 @@ const { spawnSync } = require('node:child_process');
 const { resolveConfig } = require('../../orchestrator/config');
 const { postgresMissing } = require('../../orchestrator/servers/postgres');
 const { ferretdb2Missing } = require('../../orchestrator/servers/ferretdb');
+const { skip } = require('./skips');
 
 const config = resolveConfig();
 
@@ -28,43 +29,55 @@ function isStandIn(bin) {
   return standInAnswers.get(bin);
 }
 
-/** Why MONGOMS_SYSTEM_BINARY cannot run a suite that measures mongod, or null when it can. */
-function notMongodReason(bin) {
-  if (!bin) return 'no mongod binary here: set MONGOMS_SYSTEM_BINARY to a mongod to run this suite (mongodb-memory-server cannot download one on this machine)';
-  if (!fs.existsSync(bin)) return `MONGOMS_SYSTEM_BINARY=${bin} does not exist`;
-  if (isStandIn(bin)) return `MONGOMS_SYSTEM_BINARY=${bin} is the kit's mongod stand-in (FerretDB), which never stands in for mongod's numbers: set it to a real mongod`;
+/** Why MONGOMS_SYSTEM_BINARY cannot run a suite that measures mongod, as { reason, detail }, or null when it can. */
+function notMongod(bin) {
+  if (!bin) return { reason: 'no mongod', detail: 'set MONGOMS_SYSTEM_BINARY to a mongod to run this suite (mongodb-memory-server cannot download one on this machine)' };
+  if (!fs.existsSync(bin)) return { reason: 'MONGOMS_SYSTEM_BINARY names no file', detail: `MONGOMS_SYSTEM_BINARY=${bin} does not exist` };
+  if (isStandIn(bin)) return { reason: 'MONGOMS_SYSTEM_BINARY is the mongod stand-in', detail: `MONGOMS_SYSTEM_BINARY=${bin} is the kit's mongod stand-in (FerretDB), which never stands in for mongod's numbers: set it to a real mongod` };
   return null;
 }
 
-/** Why a server kind cannot run on this machine, or null when it can. */
-function unavailableReason(kindGiven) {
+const asText = (why) => (why ? (why.reason === 'no mongod' ? `no mongod binary here: ${why.detail}` : why.detail) : null);
+
+/** Why MONGOMS_SYSTEM_BINARY cannot run a suite that measures mongod, or null when it can. */
+const notMongodReason = (bin) => asText(notMongod(bin));
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/**
+ * Why a server kind cannot run on this machine, as { reason, detail } (reason: one of the fixed
+ * phrases test/expected-skips.json counts), or null when it can.
+ */
+function unavailable(kindGiven) {
   // mongod:zstd, mongod:none, mongod-rs ... need what mongod needs
   const kind = kindGiven.split(':')[0];
   if (kind === 'ferretdb' || kind === 'ferretdb-pg') {
-    if (!fs.existsSync(config.ferretdbBin)) return `FerretDB is not built at ${config.ferretdbBin} (run npm run setup)`;
+    if (!fs.existsSync(config.ferretdbBin)) return { reason: 'FerretDB is not built', detail: `not at ${config.ferretdbBin} (run npm run setup)` };
   }
   if (kind === 'ferretdb2') {
     const missing = ferretdb2Missing(config);
-    if (missing) return `${missing}: ferretdb2 is FerretDB 2.7 on PostgreSQL 18 with DocumentDB, which npm run setup installs as root into .tools/`;
+    if (missing) {
+      return { reason: isRoot() ? 'ferretdb2 is not installed' : 'not root', detail: `${missing}: ferretdb2 is FerretDB 2.7 on PostgreSQL 18 with DocumentDB, which npm run setup installs as root into .tools/` };
+    }
   }
   if (kind === 'ferretdb-pg') {
     const why = postgresMissing(config);
-    if (why) return why;
+    if (why) return { reason: 'no PostgreSQL', detail: why };
   }
   if (/^mongod(-rs)?(@|$)/.test(kind)) {
-    const why = notMongodReason(process.env.MONGOMS_SYSTEM_BINARY);
+    const why = notMongod(process.env.MONGOMS_SYSTEM_BINARY);
     if (why) return why;
   }
   return null;
 }
 
-/** In a describe(): skips the suite, printing why, when kind cannot run here. */
+/** Why a server kind cannot run on this machine, in words, or null when it can. */
+const unavailableReason = (kind) => asText(unavailable(kind));
+
+/** In a describe()'s before or an it(): skips, with its reason recorded, when kind cannot run here. */
 function skipUnless(ctx, kind) {
-  const reason = unavailableReason(kind);
-  if (reason) {
-    process.stdout.write(`      skipped (${kind}): ${reason}\n`);
-    ctx.skip();
-  }
+  const why = unavailable(kind);
+  if (why) skip(ctx, why.reason, `${kind}: ${why.detail}`);
 }
 
 /**
@@ -88,7 +101,7 @@ async function startTestServer(kind) {
   };
 }
 
-module.exports = { unavailableReason, notMongodReason, isStandIn, skipUnless, startTestServer, config, STAND_IN };
+module.exports = { unavailable, unavailableReason, notMongodReason, isRoot, isStandIn, skipUnless, startTestServer, config, STAND_IN };
 
 // `npm run test:mongod` runs this first: one line and exit 2 when there is no real mongod to test.
 if (require.main === module) {

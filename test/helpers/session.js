@@ -6,7 +6,13 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
+const skips = require('./skips');
+
 let made = null;
+
+// Each file's pending tests, with the reason each was skipped for, into the session's skips.jsonl
+// (test/helpers/skips.js): in every worker, once its file has run.
+exports.mochaHooks = skips.mochaHooks;
 
 // The history store (CLASSICS_RUNS_DIR, else reports/runs) decides a verdict across the comparable
 // runs kept there: the tests' runs are judged alone, whatever runs the machine keeps, unless a test
@@ -19,9 +25,10 @@ if (process.env.CLASSICS_PROBE_STORE === undefined) process.env.CLASSICS_PROBE_S
 // In each worker process (mocha's parallel mode numbers them in MOCHA_WORKER_ID), a state folder of
 // its own: the runs one worker starts never count another's as theirs, and a test that cleans up
 // after a killed run (orchestrate clean, the next run's sweep) sees its own worker's runs alone.
-if (process.env.MOCHA_WORKER_ID !== undefined && process.env.CLASSICS_TEST_SESSION) {
+// npm test's second part (test/run.js: the @serial tests, in one process) has one of its own too.
+if (process.env.CLASSICS_TEST_SESSION && (process.env.MOCHA_WORKER_ID !== undefined || process.env.CLASSICS_TEST_PART === 'serial')) {
   const base = process.env.CLASSICS_STATE_DIR || path.join(process.env.CLASSICS_TEST_SESSION, 'state');
-  process.env.CLASSICS_STATE_DIR = path.join(base, `worker-${process.env.MOCHA_WORKER_ID}`);
+  process.env.CLASSICS_STATE_DIR = path.join(base, process.env.MOCHA_WORKER_ID !== undefined ? `worker-${process.env.MOCHA_WORKER_ID}` : 'serial');
   fs.mkdirSync(process.env.CLASSICS_STATE_DIR, { recursive: true });
 }
 
@@ -34,6 +41,9 @@ exports.mochaGlobalSetup = function mochaGlobalSetup() {
 
 exports.mochaGlobalTeardown = function mochaGlobalTeardown() {
   if (!made) return;
+  // a session given from outside (test/run.js, npm test) tallies its skips itself, over both parts
+  const counts = skips.tally(skips.readSkips());
+  if (counts.size) process.stdout.write(`\n${skips.skipSummary(counts, [])}\n`);
   if (process.env.CLASSICS_KEEP_FIXTURES) process.stdout.write(`the fixture runs are kept in ${made}\n`);
   else fs.rmSync(made, { recursive: true, force: true });
 };

@@ -11,7 +11,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { MongoClient } = require('mongodb');
 const { invokeOnFixture, fixture } = require('../helpers/fixture');
-const { skipUnless, unavailableReason } = require('../helpers/servers');
+const { skipUnless } = require('../helpers/servers');
+const { skip } = require('../helpers/skips');
 const { whyNoNamespace, makeFarNamespace, makeLoopbackNamespace, printed } = require('../helpers/netns');
 const { retryUntil, freePort } = require('../../orchestrator/servers/net');
 const { pingServer } = require('../../orchestrator/servers/ping');
@@ -36,10 +37,7 @@ describe('a server far away: FerretDB in a network namespace, 20 ms from the kit
   before(async function () {
     skipUnless(this, 'ferretdb');
     const why = whyNoNamespace();
-    if (why) {
-      process.stdout.write(`      skipped (a network namespace): ${why}\n`);
-      this.skip();
-    }
+    if (why) skip(this, 'no network namespace', why);
     far = await makeFarNamespace({ delayMs: DELAY_MS });
     process.stdout.write(far.delay === 'netem'
       ? `      the delay: tc netem, ${DELAY_MS / 2} ms each way on the veth pair\n`
@@ -117,11 +115,8 @@ describe('the fixture on mongod behind mongos: a local cluster of two shards', f
   };
 
   before(async function () {
-    const why = unavailableReason('mongod') || (mongosBin() ? null : `no mongos beside ${process.env.MONGOMS_SYSTEM_BINARY}`);
-    if (why) {
-      process.stdout.write(`      skipped (a sharded cluster): ${why}\n`);
-      this.skip();
-    }
+    skipUnless(this, 'mongod');
+    if (!mongosBin()) skip(this, 'no mongos', `a sharded cluster: none beside ${process.env.MONGOMS_SYSTEM_BINARY}`);
     const { spawn } = require('node:child_process');
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-sharded-'));
     const start = (bin, args, name) => {
@@ -218,10 +213,7 @@ describe('the kit and its shell reach a mongodb+srv name that only the system\'s
   before(async function () {
     skipUnless(this, 'ferretdb');
     const why = whyNoNamespace();
-    if (why) {
-      process.stdout.write(`      skipped (a network namespace): ${why}\n`);
-      this.skip();
-    }
+    if (why) skip(this, 'no network namespace', why);
     // the namespace's resolver is a DNS server inside it; the SRV record's host is in its hosts file
     ns = makeLoopbackNamespace({
       etc: {

@@ -9,6 +9,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { invokeOrchestrate } = require('../helpers/cli');
 const { skipUnless } = require('../helpers/servers');
+const { skip } = require('../helpers/skips');
 const { newTag } = require('../helpers/processes');
 const { readRun } = require('../../orchestrator/results/reader');
 const { readMachine } = require('../../orchestrator/run/contention');
@@ -48,7 +49,8 @@ const median = (values) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-describe(`contention recorded during a run (many-keys, smoke size, ${SERVER})`, function () {
+// @serial: CPU shares of the machine, read beside a core kept busy: run alone, after the pool (test/run.js)
+describe(`contention recorded during a run (many-keys, smoke size, ${SERVER}) @serial`, function () {
   this.timeout(300000);
   const tag = newTag();
   const dirs = [];
@@ -58,7 +60,7 @@ describe(`contention recorded during a run (many-keys, smoke size, ${SERVER})`, 
 
   before(async function () {
     skipUnless(this, SERVER);
-    if (!readMachine()) this.skip(); // not Linux: every contention is null ("not measured")
+    if (!readMachine()) skip(this, 'not Linux', 'no /proc/stat: every contention is null ("not measured")');
     const dir = () => { const d = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-contention-')); dirs.push(d); return d; };
     quiet = await smokeRun(dir(), tag);
     // a core kept busy by a process outside the kit's tree for the whole of the second run

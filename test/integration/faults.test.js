@@ -9,6 +9,7 @@ const { invokeOrchestrate } = require('../helpers/cli');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
 const { readRun } = require('../../orchestrator/results/reader');
 const { skipUnless } = require('../helpers/servers');
+const { skip } = require('../helpers/skips');
 const { newTag, processesWithTag, leftAfter } = require('../helpers/processes');
 const { waitFor } = require('../helpers/wait');
 
@@ -122,7 +123,9 @@ const KILLS = [
   { kind: 'ferretdb2', during: 'pass', victim: 'FerretDB', match: /ferretdb2\/bin\/ferretdb --listen-addr/ },
   { kind: 'ferretdb2', during: 'pass', victim: 'PostgreSQL postmaster', match: /^\/usr\/lib\/postgresql\/\d+\/bin\/postgres -D \/mnt\/data/ },
 ];
-for (const { kind, during, victim, match } of KILLS) describe(`${victim} of ${kind} killed during ${during}`, function () {
+// @serial: the next server must start within 20 s of the kill, a ceiling on the wall clock: run alone,
+// after the pool (test/run.js)
+for (const { kind, during, victim, match } of KILLS) describe(`${victim} of ${kind} killed during ${during} @serial`, function () {
   this.timeout(180000);
   let out;
   let result;
@@ -218,9 +221,9 @@ describe('--out on a disk that fills', function () {
   ]) {
     it(`of ${size}: ${what} cannot be written`, async function () {
       skipUnless(this, 'ferretdb');
-      if (!isRoot) { process.stdout.write('      skipped: mounting a small tmpfs needs root\n'); this.skip(); }
+      if (!isRoot) skip(this, 'not root', 'mounting a small tmpfs needs root');
       const disk = smallDisk(size);
-      if (!disk) { process.stdout.write('      skipped: no tmpfs could be mounted here\n'); this.skip(); }
+      if (!disk) skip(this, 'no tmpfs could be mounted', 'a disk that fills');
       const out = path.join(disk, 'run');
       const tag = newTag();
       const result = await invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', size === '24k' ? '20' : '3', '--out', out], { env: tag });
@@ -240,7 +243,8 @@ function cpuMs(pid) {
 
 // A server that stops answering without dying (its FerretDB frozen by SIGSTOP): the step's
 // deadline stops its shell and records the step as failed with the reason; the run ends.
-describe('a server that stops answering in the middle of a pass', function () {
+// @serial: the run must end within 90 s, a ceiling on the wall clock: run alone, after the pool (test/run.js)
+describe('a server that stops answering in the middle of a pass @serial', function () {
   this.timeout(120000);
   let out;
   let result;

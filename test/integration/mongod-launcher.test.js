@@ -21,6 +21,7 @@ const { readRun } = require('../../orchestrator/results/reader');
 const { waitFor } = require('../helpers/wait');
 const { newTag, processesWithTag } = require('../helpers/processes');
 const { STAND_IN, notMongodReason, skipUnless, unavailableReason, config } = require('../helpers/servers');
+const { skip } = require('../helpers/skips');
 const { freePort } = require('../../orchestrator/servers/net');
 const { binaryVersion } = require('../../orchestrator/servers/mongod');
 
@@ -332,11 +333,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
   this.timeout(90000);
 
   before(function () {
-    const why = unavailableReason('ferretdb');
-    if (why) {
-      process.stdout.write(`      skipped: the stand-in serves FerretDB: ${why}\n`);
-      this.skip();
-    }
+    skipUnless(this, 'ferretdb'); // the stand-in serves FerretDB
   });
 
   describe('what a real mongod would do too', () => {
@@ -608,8 +605,7 @@ describe('the mongod launcher, through the stand-in binary (FerretDB behind a mo
       const opts = await DryMongoBinary.generateOptions({ version: '6.0.14' });
       const missing = await new MongoBinaryDownloadUrl(opts).getDownloadUrl().then(() => null, (err) => err);
       if (!missing) {
-        process.stdout.write('      skipped: mongodb-memory-server has mongod 6.0.14 for this system\n');
-        this.skip();
+        skip(this, 'mongodb-memory-server has a build of mongod 6.0.14 here', 'the refusal needs a version it has none of');
       }
       const box = sandbox({ MONGOMS_SYSTEM_BINARY: '' });
       try {

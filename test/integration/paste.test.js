@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
-const { startTestServer, unavailableReason } = require('../helpers/servers');
+const { startTestServer, unavailableReason, skipUnless } = require('../helpers/servers');
 
 const SHELL = path.resolve(__dirname, '..', '..', 'shell');
 const MONGOSH = require.resolve('mongosh/bin/mongosh.js');
@@ -72,11 +72,7 @@ describe('every script pasted into a mongosh prompt', function () {
 
   before(async function () {
     this.timeout(120000);
-    const why = process.env.CLASSICS_TEST_URI ? null : unavailableReason(kind);
-    if (why) {
-      process.stdout.write(`      skipped (${kind}): ${why}\n`);
-      this.skip();
-    }
+    if (!process.env.CLASSICS_TEST_URI) skipUnless(this, kind);
     server = await startTestServer(kind);
     // a mongosh home of the test's own: the user's ~/.mongodb is not read, and no log is kept
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-paste-home-'));

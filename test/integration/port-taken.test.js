@@ -11,7 +11,7 @@ const { startPostgres } = require('../../orchestrator/servers/postgres');
 const { runFerretDB } = require('../../orchestrator/servers/ferretdb');
 const { freePort, onFreePort } = require('../../orchestrator/servers/net');
 const { cleanupAll } = require('../../orchestrator/processes');
-const { unavailableReason, config } = require('../helpers/servers');
+const { skipUnless, config } = require('../helpers/servers');
 
 describe('a server whose port is taken between its pick and its bind', function () {
   this.timeout(60000);
@@ -37,8 +37,7 @@ describe('a server whose port is taken between its pick and its bind', function 
   });
 
   it('PostgreSQL starts on another port, its log saying why the first failed', async function () {
-    const why = unavailableReason('ferretdb-pg');
-    if (why) { process.stdout.write(`      skipped: ${why}\n`); this.skip(); }
+    skipUnless(this, 'ferretdb-pg');
     const logFile = path.join(box, 'postgres.log');
     const pg = await startPostgres({ binDir: config.postgresBinDir, logFile, pick });
     try {
@@ -53,8 +52,7 @@ describe('a server whose port is taken between its pick and its bind', function 
   });
 
   it('FerretDB starts on another port, its log saying why the first failed', async function () {
-    const why = unavailableReason('ferretdb');
-    if (why) { process.stdout.write(`      skipped: ${why}\n`); this.skip(); }
+    skipUnless(this, 'ferretdb');
     const dir = fs.mkdtempSync(path.join(box, 'ferretdb-'));
     fs.mkdirSync(path.join(dir, 'sqlite'));
     const logFile = path.join(box, 'ferretdb.log');

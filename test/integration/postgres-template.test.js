@@ -14,7 +14,8 @@ const { startPostgres, postgresIdentity } = require('../../orchestrator/servers/
 const { postgresFolder } = require('../../orchestrator/servers/postgres-folder');
 const { DOCUMENTDB_SETTINGS } = require('../../orchestrator/servers/ferretdb');
 const { cleanupAll } = require('../../orchestrator/processes');
-const { unavailableReason, config } = require('../helpers/servers');
+const { unavailableReason, skipUnless, isRoot, config } = require('../helpers/servers');
+const { skip } = require('../helpers/skips');
 
 describe('PostgreSQL clusters copied from a template, and made by initdb where templates are off', function () {
   this.timeout(120000);
@@ -28,11 +29,7 @@ describe('PostgreSQL clusters copied from a template, and made by initdb where t
   const started = [];
 
   before(function () {
-    const why = unavailableReason('ferretdb-pg');
-    if (why && !onDocumentDB) {
-      process.stdout.write(`      skipped: ${why}\n`);
-      this.skip();
-    }
+    if (!onDocumentDB) skipUnless(this, 'ferretdb-pg');
     box = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-pg-template-'));
     fs.chmodSync(box, 0o755); // as root, PostgreSQL runs as its own user, who must reach the template
   });
@@ -86,12 +83,8 @@ describe('as root, from a checkout in a folder only root may enter', function ()
   const sharedName = (checkout) => path.join('/var/tmp', `mongo-classics-pg-${process.getuid()}-${crypto.createHash('sha256').update(checkout).digest('hex').slice(0, 12)}`);
 
   before(function () {
-    const why = typeof process.getuid !== 'function' || process.getuid() !== 0 ? 'not root: PostgreSQL runs as the kit\'s own user, who reaches wherever the kit does'
-      : unavailableReason('ferretdb-pg');
-    if (why) {
-      process.stdout.write(`      skipped: ${why}\n`);
-      this.skip();
-    }
+    if (!isRoot()) skip(this, 'not root', 'PostgreSQL runs as the kit\'s own user, who reaches wherever the kit does');
+    skipUnless(this, 'ferretdb-pg');
     identity = postgresIdentity();
     closed = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-closed-')); // mode 700, as mktemp -d's
     fs.mkdirSync(path.join(closed, 'main', 'node_modules'), { recursive: true });

@@ -14,6 +14,7 @@ const { invokeOrchestrate } = require('../helpers/cli');
 const { CHROMIUM_ARGS, VIEWPORT, chromiumPath } = require('../../orchestrator/report/screenshot');
 const { chromiumMissing } = require('../../orchestrator/capabilities');
 const { resolveConfig } = require('../../orchestrator/config');
+const { skip } = require('../helpers/skips');
 
 const EXAMPLE = path.join(__dirname, '..', '..', 'reports', 'examples', 'article-ferretdb2-trade-candles', 'results.jsonl');
 
@@ -103,10 +104,7 @@ describe('a run folder cannot put markup into its report', function () {
 
   it('report.html opened in Chromium: no element made from the planted markup, no script run, no request, the text shown as text', async function () {
     const missing = chromiumMissing(resolveConfig());
-    if (missing) {
-      process.stdout.write(`      skipped: ${missing}\n`);
-      this.skip();
-    }
+    if (missing) skip(this, 'no Chromium', missing);
     const { chromium } = require('playwright-core');
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     try {

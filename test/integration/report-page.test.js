@@ -9,6 +9,7 @@ const path = require('node:path');
 const { invokeOrchestrate } = require('../helpers/cli');
 const { fixture, invokeOnFixture, FIXTURE_SHELL_DIR } = require('../helpers/fixture');
 const { skipUnless } = require('../helpers/servers');
+const { skip } = require('../helpers/skips');
 const { inspectPng } = require('../helpers/png');
 const { spawnSync } = require('node:child_process');
 const { readRun } = require('../../orchestrator/results/reader');
@@ -50,10 +51,7 @@ describe('report.html and compare, on two smoke runs', function () {
    */
   async function openPage(test, file) {
     const missing = chromiumMissing(resolveConfig());
-    if (missing) {
-      process.stdout.write(`      skipped: ${missing}\n`);
-      test.skip();
-    }
+    if (missing) skip(test, 'no Chromium', missing);
     const { chromium } = require('playwright-core');
     chromiumStarted ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     const context = await (await chromiumStarted).newContext({ viewport: VIEWPORT });
@@ -131,8 +129,7 @@ describe('report.html and compare, on two smoke runs', function () {
   it('renders Chinese in the page\'s fonts, not as missing-glyph boxes', async function () {
     const cjk = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' });
     if (cjk.error || !cjk.stdout.trim()) {
-      process.stdout.write(`      skipped: no CJK font installed (fc-list :lang=zh lists none; Debian's fonts-noto-cjk has one)\n`);
-      this.skip();
+      skip(this, 'no CJK font', 'fc-list :lang=zh lists none; Debian\'s fonts-noto-cjk has one');
     }
     const { browser, page } = await openPage(this, path.join(runA, 'report.html'));
     try {

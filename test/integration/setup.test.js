@@ -13,6 +13,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { resolveConfig } = require('../../orchestrator/config');
 const { ferretdb2Missing } = require('../../orchestrator/servers/ferretdb');
+const { skip } = require('../helpers/skips');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const MONGOD_LIBS = ['libcurl.so.4', 'libcrypto.so.3', 'liblzma.so.5'];
@@ -33,8 +34,7 @@ describe('npm run setup (scripts/setup.sh) where users are', function () {
     const notDone = !fs.existsSync(path.join(ROOT, 'node_modules', '.setup-lock-sum')) ? 'npm ci by npm run setup'
       : !fs.existsSync(config.ferretdbBin) ? `FerretDB at ${config.ferretdbBin}` : null;
     if (notDone) {
-      process.stdout.write(`      skipped: npm run setup has not run here (no ${notDone})\n`);
-      this.skip();
+      skip(this, 'npm run setup has not run here', `no ${notDone}`);
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-setup-test-'));
     stubs = path.join(dir, 'bin');
@@ -53,11 +53,9 @@ describe('npm run setup (scripts/setup.sh) where users are', function () {
    * install it (a minute, into .tools).
    */
   function skipUnlessRootWithFerretDB2(test) {
-    const why = process.getuid() !== 0 ? 'not root' : ferretdb2Missing(resolveConfig());
-    if (why) {
-      process.stdout.write(`      skipped: setup as root is tried only where ferretdb2 is installed (${why})\n`);
-      test.skip();
-    }
+    if (process.getuid() !== 0) skip(test, 'not root', 'setup as root is tried only where ferretdb2 is installed');
+    const why = ferretdb2Missing(resolveConfig());
+    if (why) skip(test, 'ferretdb2 is not installed', `setup as root is tried only where ferretdb2 is installed: ${why}`);
   }
 
   /** ldconfig -p as the loader's cache would print it with only these of mongod's libraries. */
@@ -265,11 +263,8 @@ describe('undoing the mounts in a root file system something still runs in (scri
   const sleepers = [];
 
   function skipUnlessRoot(test) {
-    const why = process.platform !== 'linux' ? 'Linux only (chroot, /proc)' : process.getuid() !== 0 ? 'not root: mount and chroot need root' : null;
-    if (why) {
-      process.stdout.write(`      skipped: ${why}\n`);
-      test.skip();
-    }
+    if (process.platform !== 'linux') skip(test, 'not Linux', 'chroot, /proc');
+    if (process.getuid() !== 0) skip(test, 'not root', 'mount and chroot need root');
   }
 
   const mountsUnder = (dir) => fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4])
@@ -343,8 +338,7 @@ describe('undoing the mounts in a root file system something still runs in (scri
   it('a real failure of the install quotes the line of its log that says why, and leaves nothing behind', function () {
     skipUnlessRoot(this);
     if (spawnSync('sh', ['-c', 'command -v debootstrap']).status !== 0) {
-      process.stdout.write('      skipped: no debootstrap here (npm run setup installs it as root)\n');
-      this.skip();
+      skip(this, 'no debootstrap', 'npm run setup installs it as root');
     }
     // the ferretdb2 part alone, in a folder of its own (its .tools), from a mirror that does not answer
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-setup-fail-'));
@@ -366,15 +360,9 @@ describe('undoing the mounts in a root file system something still runs in (scri
     skipUnlessRoot(this);
     // ferretdb2 installed, so that setup-ferretdb2.sh only checks it (a minute of debootstrap else)
     const why = ferretdb2Missing(resolveConfig());
-    if (why) {
-      process.stdout.write(`      skipped: ferretdb2 is not installed here (${why})\n`);
-      this.skip();
-    }
+    if (why) skip(this, 'ferretdb2 is not installed', why);
     const partial = `${resolveConfig().documentdbRoot}.partial`;
-    if (fs.existsSync(partial)) {
-      process.stdout.write(`      skipped: ${partial} is there (a setup installing now?)\n`);
-      this.skip();
-    }
+    if (fs.existsSync(partial)) skip(this, 'a setup is installing ferretdb2 now', `${partial} is there`);
     const { invokeOrchestrate } = require('../helpers/cli');
     let root = fakeRoot(partial);
     let pid = leaveRunning(root);

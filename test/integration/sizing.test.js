@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fixture, invokeOnFixture } = require('../helpers/fixture');
-const { skipUnless } = require('../helpers/servers');
+const { unavailable, skipUnless } = require('../helpers/servers');
 const { readRun, stepTimeOf } = require('../../orchestrator/results/reader');
 const { predictMs, sizesAt } = require('../../orchestrator/sizing/planner');
 
@@ -93,19 +93,17 @@ describe('--size auto on ferretdb and ferretdb-pg', function () {
     for (const { data, budget, seconds, extra } of done) {
       for (const s of data.sizes) {
         const actual = stepTimeOf(data, s.scenario, s.server).ms / 1000;
-        // the planner's promise: the size chosen is predicted to fit the budget, by the model it
-        // recorded, and is the largest that does: a tenth more of the article is predicted past
-        // the budget on this server, or on one of the servers sharing its size. The budgets are
-        // this machine's seconds, so what is asserted is the planner's arithmetic, not a speed.
+        // the size chosen is predicted to fit the budget, and the record holds the model that
+        // predicts it; that it is the largest size that fits is the planner's arithmetic, held to a
+        // brute-force search over crafted servers in test/unit/sizing.test.js. The budgets are this
+        // machine's seconds, so what is asserted here is the records, not a speed.
         const pinned = extra.includes('--set') ? pinFor(done[0].data) : {};
         const predicted = (x, sizes) => predictMs(fixture, x.model.steps, sizes, PASSES) / 1000;
-        assert.ok(s.predictedSeconds > 0 && s.predictedSeconds <= seconds * 1.001, `${budget} on ${s.server}: predicted ${s.predictedSeconds} s`);
+        // where even the smallest size is predicted past the budget (this machine's seconds: a busy
+        // machine's probes), the plan is the smallest size, said to be over budget
+        if (s.fits) assert.ok(s.predictedSeconds > 0 && s.predictedSeconds <= seconds * 1.001, `${budget} on ${s.server}: predicted ${s.predictedSeconds} s`);
+        else assert.deepEqual(s.sizes, sizesAt(fixture, 0, pinned), `${budget} on ${s.server}: predicted ${s.predictedSeconds} s, over budget, and not the smallest size`);
         assert.ok(Math.abs(predicted(s, s.sizes) - s.predictedSeconds) < 1e-6, `${budget} on ${s.server}: the recorded model gives the recorded prediction`);
-        if (s.fraction < 1) {
-          const larger = sizesAt(fixture, Math.min(1, s.fraction * 1.1 + 1 / fixture.sizes.article.DOCS), pinned);
-          const group = s.perServer ? [s] : data.sizes;
-          assert.ok(Math.max(...group.map((x) => predicted(x, larger))) > seconds, `${budget} on ${s.server}: DOCS=${larger.DOCS} is predicted to fit too, so DOCS=${s.sizes.DOCS} is not the largest`);
-        }
         for (const [k, v] of Object.entries(pinned)) assert.equal(s.sizes[k], v, 'the pinned variable');
         assert.ok(Number.isFinite(actual) && actual > 0, `${budget} on ${s.server}: no step time`);
         table.push({ budget, server: s.server, predicted: s.predictedSeconds.toFixed(1), actual: actual.toFixed(1), ratio: (actual / s.predictedSeconds).toFixed(2) });
@@ -126,7 +124,7 @@ describe('--size auto on ferretdb and ferretdb-pg', function () {
         const row = `| ${fixture.name} | ${server} | DOCS=${s.sizes.DOCS.toLocaleString('en-US')} `;
         const line = summary.split('\n').find((l) => l.startsWith(row));
         assert.ok(line, `no row ${row}`);
-        assert.match(line, new RegExp(`\\| ${s.predictedSeconds.toFixed(1)} s \\| ${actual.toFixed(1)} s \\| ×${(actual / s.predictedSeconds).toFixed(2)} \\|$`));
+        assert.match(line, new RegExp(`\\| ${s.predictedSeconds.toFixed(1)} s${s.fits ? '' : ' \\(over budget\\)'} \\| ${actual.toFixed(1)} s \\| ×${(actual / s.predictedSeconds).toFixed(2)} \\|$`));
       }
       assert.match(summary, /The models that predicted them/);
       assert.match(fs.readFileSync(path.join(out, 'report.html'), 'utf8'), /<th[^>]*>predicted<\/th>\s*<th[^>]*>actual<\/th>/);
@@ -241,13 +239,16 @@ describe('kept probes and calibration on a second run', function () {
   });
 
   it('probes afresh with --no-reuse, and on another server, and says why', async function () {
-    const fresh = await run('no-reuse', ['--server', 'ferretdb', '--no-calibrate', '--no-reuse']);
+    // two runs apart from each other (each its own server, its own key in the store): made at once
+    const [fresh, other] = await Promise.all([
+      run('no-reuse', ['--server', 'ferretdb', '--no-calibrate', '--no-reuse']),
+      unavailable('ferretdb-pg') ? null : run('other-server', ['--server', 'ferretdb-pg', '--no-calibrate']),
+    ]);
     assert.equal(fresh.size.reuse.reused, false);
     assert.equal(fresh.size.reuse.check, null);
     assert.equal(fresh.size.reuse.why, 'fresh probes asked for (--no-reuse)');
     assert.ok(fresh.size.model.probes.length >= 3);
     skipUnless(this, 'ferretdb-pg');
-    const other = await run('other-server', ['--server', 'ferretdb-pg', '--no-calibrate']);
     assert.equal(other.size.reuse.reused, false);
     assert.equal(other.size.reuse.check, null, 'nothing kept for it to check');
     assert.match(other.size.reuse.why, /^none kept/);

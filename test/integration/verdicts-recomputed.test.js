@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { fixtureRun, PARITY_KINDS } = require('../helpers/fixture-runs');
-const { unavailableReason } = require('../helpers/servers');
+const { skipUnless } = require('../helpers/servers');
 const { recompute } = require('../helpers/recompute-verdicts');
 const { readRunModel } = require('../../orchestrator/analysis/run-model');
 const { discoverScenarios } = require('../../orchestrator/scenarios');
@@ -19,11 +19,7 @@ describe('every decided verdict of the fixture runs recomputed by an independent
   this.timeout(15 * 60 * 1000);
   for (const kind of PARITY_KINDS) {
     it(`in the fixture run on ${kind}`, async function () {
-      const why = unavailableReason(kind);
-      if (why) {
-        console.log(`      skipped: ${kind}: ${why}`);
-        this.skip();
-      }
+      skipUnless(this, kind);
       const { out } = await fixtureRun(kind);
       const file = path.join(out, 'verdicts.json');
       assert.ok(fs.existsSync(file), `${kind}: no verdicts.json in ${out}`);

@@ -5,6 +5,7 @@ const assert = require('node:assert/strict');
 const { spawn } = require('node:child_process');
 const { ContentionMeter, blockWindow, shareBetween, valueAt, readMachine, MIN_WINDOW_MS } = require('../../orchestrator/run/contention');
 const { treeCpuTicks } = require('../../orchestrator/process-table');
+const { skip } = require('../helpers/skips');
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
@@ -50,8 +51,9 @@ describe('contention: how busy the machine was during a block', () => {
 
   const linux = readMachine() !== null;
 
-  it('counts a core another process keeps busy as other work, and the run\'s own work as its own', async function () {
-    if (!linux) this.skip(); // no /proc/stat: nothing is measured, every figure is null
+  // @serial: a share of the machine, which other tests beside it would take (test/run.js runs it alone)
+  it('counts a core another process keeps busy as other work, and the run\'s own work as its own @serial', async function () {
+    if (!linux) skip(this, 'not Linux', 'no /proc/stat: nothing is measured, every figure is null');
     this.timeout(20000);
     // the machine is shared: each figure is checked against what that process itself took
     // (its own counters), not against a quiet machine
@@ -62,8 +64,7 @@ describe('contention: how busy the machine was during a block', () => {
     // a spin that got too little of the machine to tell its share from the rest (npm test's other
     // workers, a busy CI host) says nothing of the meter: skipped, saying so, rather than failed
     const tooBusy = (self, what, share) => {
-      process.stdout.write(`      skipped: the machine was too busy to tell (${what} had ${(100 * share).toFixed(0)}% of it)\n`);
-      self.skip();
+      skip(self, 'the machine was too busy to tell', `${what} had ${(100 * share).toFixed(0)}% of it`);
     };
     try {
       // the run's own work: this process spins for a second

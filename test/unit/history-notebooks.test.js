@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { skip } = require('../helpers/skips');
 
 const ROOT = path.resolve(__dirname, '../..');
 const EXAMPLES = ['auto-embedded', 'main-job-intel'];
@@ -47,7 +48,7 @@ describe('history: every run\'s results.csv in pandas and in DuckDB, as docs/out
 
   it('pandas: one frame of every run, its run column naming each', function () {
     const why = missing('pandas');
-    if (why) { process.stdout.write(`      skipped: ${why}\n`); this.skip(); }
+    if (why) skip(this, 'no pandas', why);
     const r = run(`${snippet('pandas')}\nprint(len(df), sorted(df.run.unique()))`);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim().split('\n').at(-1), `${rows} ${JSON.stringify(EXAMPLES).replace(/"/g, '\'').replace(/,/g, ', ')}`);
@@ -55,7 +56,7 @@ describe('history: every run\'s results.csv in pandas and in DuckDB, as docs/out
 
   it('DuckDB: one query over every run\'s results.csv', function () {
     const why = missing('duckdb');
-    if (why) { process.stdout.write(`      skipped: ${why}\n`); this.skip(); }
+    if (why) skip(this, 'no duckdb', why);
     const r = run(`${snippet('duckdb')}\nprint(sorted(set(r[0] for r in rows)))`);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stdout.trim().split('\n').at(-1), JSON.stringify(EXAMPLES).replace(/"/g, '\'').replace(/,/g, ', '));

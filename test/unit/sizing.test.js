@@ -539,6 +539,69 @@ describe('sizing: --size auto', () => {
       assert.match(planLines(scenario('log-inserts'), [{ ...p, scenario: 'log-inserts', size: 'auto' }]).join('\n'), /not promised/);
     });
 
+    // The choice held to a brute-force search, not to the planner's own prediction: crafted servers
+    // whose every step is a formula of the model's own family (so that a fit can be exact), drawn
+    // from a seeded generator; every size the planner may choose (sizesAt on a fine grid) timed by
+    // the formula itself. The plan must fit the budget in truth, be no smaller than the largest size
+    // the search finds to fit, and one more of its leading variable must not fit on some server.
+    describe('against a brute-force search over crafted servers', () => {
+      const random = (() => { let x = 20260529; return () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; }; })();
+      const between = (lo, hi) => lo * (hi / lo) ** random(); // log-uniform
+      const CRAFTED = {
+        'power-of-2-sizes': (kind) => {
+          const [f1, a1, f2, a2, g2] = [between(100, 2000), between(0.01, 1), between(100, 2000), between(0.05, 3), kind === 'ferretdb' ? between(1e-6, 1e-4) : 0];
+          return { steps: { setup: ({ DOCS }) => f1 + a1 * 2 * DOCS, pass: ({ DOCS, UPDATES, REMOVES, INSERTS }) => f2 + a2 * 2 * (UPDATES + REMOVES + INSERTS) + g2 * 2 * (UPDATES + REMOVES) * DOCS } };
+        },
+        'many-keys': () => {
+          const [f1, a1, f2, a2, g2] = [between(100, 2000), between(1, 2000), between(100, 2000), between(0.1, 50), between(0.01, 20)];
+          const update = ({ UPDATES, DOCS }) => f2 + a2 * 2 * UPDATES + g2 * 2 * UPDATES * DOCS;
+          // its updates' blocks long enough that no raise of UPDATES is needed: the choice alone is tested
+          return { steps: { insert: ({ DOCS, BUCKET_DOCS }) => f1 + a1 * (DOCS + BUCKET_DOCS), update }, spans: { update: (sizes) => 1000 + update(sizes) } };
+        },
+      };
+
+      /** Every distinct size the planner may pick, by a grid of 20,000 fractions. */
+      const candidates = (d) => {
+        const seen = new Map();
+        for (let i = 0; i <= 20000; i += 1) { const sz = sizesAt(d, i / 20000); seen.set(JSON.stringify(sz), sz); }
+        return [...seen.values()];
+      };
+
+      for (const [name, kinds] of [['power-of-2-sizes', ['ferretdb', 'ferretdb2']], ['many-keys', ['ferretdb-pg', 'ferretdb-pg']]]) {
+        it(`${name}: the largest size that truly fits, on ${kinds.length} servers sharing one size, at budgets from 20 s to 20 min`, () => {
+          const d = scenario(name);
+          const lead = Object.keys(d.scaling.vary)[0];
+          const passes = d.sizes.article.passes;
+          const all = candidates(d);
+          let tried = 0;
+          for (const budgetSeconds of [20, 60, 180, 600, 1200]) {
+            for (let draw = 0; draw < 3; draw += 1) {
+              const servers = kinds.map((kind, i) => [`s${i}`, { opMs: 1e-4, [name]: CRAFTED[name](kind) }, kind]);
+              const plans = plan(name, servers, { budgetSeconds, passes });
+              const budgetMs = plans[0].budgetSeconds * 1000; // a scenario that decides nothing here gets its share
+              const truth = (sizes) => Math.max(...servers.map(([, srv]) => truthMs(d, srv[name], sizes, passes)));
+              const fitting = all.filter((sz) => truth(sz) <= budgetMs);
+              const where = `${name} at ${budgetSeconds} s, draw ${draw}`;
+              if (!fitting.length) {
+                assert.ok(plans.every((p) => !p.fits), `${where}: nothing fits, the plan says it does`);
+                continue;
+              }
+              const best = fitting.reduce((a, b) => (b[lead] > a[lead] ? b : a));
+              tried += 1;
+              for (const p of plans) {
+                assert.deepEqual(plans[0].sizes, p.sizes, `${where}: one size`);
+                assert.ok(truth(p.sizes) <= budgetMs * (1 + 1e-6), `${where}: ${JSON.stringify(p.sizes)} takes ${truth(p.sizes)} ms of ${budgetMs}`);
+                assert.ok(p.sizes[lead] >= best[lead], `${where}: ${lead}=${p.sizes[lead]}, where ${lead}=${best[lead]} fits (${truth(best)} ms of ${budgetMs})`);
+                const more = sizesAt(d, Math.min(1, (p.sizes[lead] + 1) / d.sizes.article[lead]));
+                if (more[lead] > p.sizes[lead]) assert.ok(truth(more) > budgetMs, `${where}: ${lead}=${more[lead]} fits too (${truth(more)} ms of ${budgetMs})`);
+              }
+            }
+          }
+          assert.ok(tried >= 6, `${tried} budgets where something fits`);
+        });
+      }
+    });
+
     it('takes the smallest size and says so where nothing fits the budget', () => {
       const [p] = plan('many-keys', [['ferretdb-pg', FERRETDB_LIKE, 'ferretdb-pg']], { budgetSeconds: 2 });
       assert.equal(p.fits, false);
