@@ -16,6 +16,7 @@ const { discoverScenarios } = require('../../orchestrator/scenarios');
 const { resolveConfig } = require('../../orchestrator/config');
 const { chromiumMissing } = require('../../orchestrator/capabilities');
 const { VIEWPORT } = require('../../orchestrator/report/screenshot');
+const { skip } = require('../helpers/skips');
 const { inspectPng } = require('../helpers/png');
 
 const EXAMPLES = path.join(__dirname, '..', '..', 'reports', 'examples');
@@ -115,10 +116,7 @@ describe('outputs as bytes, and the kept examples re-rendered', function () {
 
   it('first-screen.png alone: report.html\'s first screen taken from its bytes in Chromium, 1400×900, nothing else written', async function () {
     const missing = chromiumMissing(resolveConfig());
-    if (missing) {
-      process.stdout.write(`      skipped: ${missing}\n`);
-      this.skip();
-    }
+    if (missing) skip(this, 'no Chromium', missing);
     const dir = exampleCopy();
     const report = await renderReport([dir], scenarios, { formats: ['first-screen.png'] });
     assert.deepEqual(report.files, ['first-screen.png']);

@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const { Client } = require('pg');
 const { startPostgres } = require('../../orchestrator/servers/postgres');
 const { readPostgresSettings, postgresStoreOf } = require('../../orchestrator/servers/store-settings');
-const { unavailableReason, config } = require('../helpers/servers');
+const { skipUnless, config } = require('../helpers/servers');
 
 describe('PostgreSQL\'s write settings read back from the store', function () {
   this.timeout(120000);
@@ -18,11 +18,7 @@ describe('PostgreSQL\'s write settings read back from the store', function () {
   let logDir;
 
   before(async function () {
-    const why = unavailableReason('ferretdb-pg');
-    if (why) {
-      process.stdout.write(`      skipped: ${why}\n`);
-      this.skip();
-    }
+    skipUnless(this, 'ferretdb-pg');
     logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-store-settings-'));
     pg = await startPostgres({ binDir: config.postgresBinDir, logFile: path.join(logDir, 'postgres.log'), pgDir: config.pgDir, templates: true, prepare: { databases: ['ferretdb'] } });
   });
