@@ -30,7 +30,10 @@ function mocha(args, env) {
 function main() {
   const extra = process.argv.slice(2);
   const session = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-test-session-'));
-  const env = { ...process.env, CLASSICS_TEST_SESSION: session };
+  // a run of its own, even where a mocha worker starts it (test/integration/suite-runner.test.js):
+  // its tests must not take the caller's worker number for theirs
+  const { MOCHA_WORKER_ID, ...outer } = process.env;
+  const env = { ...outer, CLASSICS_TEST_SESSION: session };
   let failed = false;
   try {
     const started = Date.now();

@@ -65,6 +65,8 @@ const FIELDS = {
   article: ['ratio', 'clock', 'field'],
   evidence: ['dropped', 'outliers', 'drift', 'contention', 'floors', 'context', 'mechanism', 'shared', 'measuredInstead'],
 };
+/** What a finding across servers adds to its kind's detail, whatever the kind (judge.js judgeAcross): each server's side, and the other servers' ratios shown beside (snappy's). */
+const ACROSS_DETAIL = ['sides', 'also'];
 /** Where a verdict was judged: on one server, across the run's servers, or nowhere (the article's figure alone). */
 const SCOPES = ['server', 'all-servers', 'article'];
 /** A scope in the words verdicts.json's `server` column has always said, where no one server judged it. */
@@ -196,7 +198,7 @@ function makeVerdict(groups) {
   const detail = groups.detail || {};
   const kind = kindOf(detail.kind);
   if (!kind) throw new InternalError(`a verdict's detail is tagged by its check kind, not ${detail.kind}`);
-  closed(`detail (${kind.kind})`, detail, ['kind', ...(kind.detailFields || [])]);
+  closed(`detail (${kind.kind})`, detail, ['kind', ...(kind.detailFields || []), ...(identity.scope === 'all-servers' ? ACROSS_DETAIL : [])]);
   return new Verdict({
     identity: { scenario, finding, scope, server: scope === 'server' ? identity.server : null, servers: identity.servers ?? null, kit: Boolean(identity.kit) },
     status,

@@ -70,6 +70,14 @@ describe('the Verdict type', () => {
     assert.equal(published.toJSON().server, 'the article\'s');
   });
 
+  it('takes, for a finding across servers of any kind, each server\'s side and the ratios shown beside (also), and refuses them on one server', () => {
+    const across = { scenario: 's', finding: 'f', scope: 'all-servers', servers: ['a', 'b'] };
+    const sides = { num: { label: 'a' }, den: { label: 'b' } };
+    const near = makeVerdict({ ...groups(), identity: across, detail: { kind: 'near', x: 1, sides, also: [{ server: 'c', ratio: 0.9 }] } });
+    assert.deepEqual(near.detail.also, [{ server: 'c', ratio: 0.9 }]);
+    assert.throws(() => makeVerdict({ ...groups(), detail: { kind: 'near', also: [] } }), /detail \(near\) has no field also/);
+  });
+
   it('accepts the conditions of its comparison, and writes them only where it has them', () => {
     assert.equal('conditions' in makeVerdict(groups()).toJSON(), false);
     const conditions = { sides: [{ side: 'a', acknowledged: true }] };
