@@ -82,11 +82,14 @@ function shareBetween(a, b) {
   const total = b.total - a.total;
   if (!(total > 0)) return null;
   const busy = total - (b.idle - a.idle);
-  // others and steal: the busy time that was not the tree's (read a moment apart, so kept within 0..1)
-  const other = Math.min(total, Math.max(0, busy - (b.own - a.own)));
+  // others and steal: the busy time that was not the tree's (read a moment apart, so kept within
+  // 0..1); a stolen tick is never the tree's, so the others' share is at least the steal's, however
+  // the tree's counter and the machine's fell apart
+  const steal = Math.min(total, Math.max(0, b.steal - a.steal));
+  const other = Math.min(total, Math.max(steal, busy - (b.own - a.own)));
   const round3 = (x) => Math.round(x * 1000) / 1000;
   return {
-    otherShare: round3(other / total), stealShare: round3(Math.max(0, b.steal - a.steal) / total), cpus: b.cpus, sampledMs: Math.round(b.at - a.at),
+    otherShare: round3(other / total), stealShare: round3(steal / total), cpus: b.cpus, sampledMs: Math.round(b.at - a.at),
   };
 }
 

@@ -29,8 +29,13 @@ describe('contention: how busy the machine was during a block', () => {
     const a = { at: 0, total: 1000, idle: 500, steal: 5, own: 300 };
     const b = { at: 1000, total: 1200, idle: 580, steal: 15, own: 350 };
     assert.deepEqual(shareBetween(a, b), { otherShare: 0.35, stealShare: 0.05, cpus: undefined, sampledMs: 1000 });
-    // the tree's counters read a moment apart from the machine's: never below 0 or above 1
-    assert.equal(shareBetween(a, { ...b, own: 500 }).otherShare, 0);
+    // the tree's counters read a moment apart from the machine's: never below the steal (a stolen
+    // tick is never the tree's), never above 1
+    assert.deepEqual(shareBetween(a, { ...b, own: 500 }), { otherShare: 0.05, stealShare: 0.05, cpus: undefined, sampledMs: 1000 });
+    assert.equal(shareBetween(a, { ...b, steal: 5, own: 500 }).otherShare, 0);
+    // a host that steals 30%: the others' share holds it, as a block's on this machine once did not (0.299 against 0.301)
+    const stolen = shareBetween(a, { ...b, idle: 560, steal: 65, own: 390 });
+    assert.ok(stolen.otherShare >= stolen.stealShare, JSON.stringify(stolen));
     assert.equal(shareBetween(a, { ...a, at: 5 }), null, 'no tick between two readings: nothing measured');
   });
 
