@@ -128,8 +128,15 @@ function installSignalHandlers(onSignal = () => {}) {
     const code = signal === 'SIGINT' ? 130 : 143;
     if (received > 1) {
       killChildren('SIGKILL');
+      const dirs = [...tempDirs];
       removeTempDirs();
-      process.exit(code);
+      // a child killed a moment ago runs until the kernel ends it, and may make a folder again
+      // (mkdir -p, as a server's start script does): the folders are swept once more before the exit
+      setTimeout(() => {
+        for (const dir of dirs) { try { fs.rmSync(dir, { recursive: true, force: true }); } catch (err) { debug('rm %s: %s', dir, err.message); } }
+        process.exit(code);
+      }, 250);
+      return;
     }
     process.stderr.write(`\n${signal}: stopping the servers and scripts the kit started...\n`);
     Promise.resolve()
