@@ -15,11 +15,9 @@ function verdictsJson(runs) {
   return `${JSON.stringify(all, null, 2)}\n`;
 }
 
-const FILE = 'verdicts.json';
-
 /** The exporters' shape (report/exporters.js): the verdicts of a page's run models, as verdicts.json's text. */
 function render({ runs }) {
   return verdictsJson(runs);
 }
 
-module.exports = { FILE, render, verdictsJson, verdictRecord };
+module.exports = { render, verdictsJson, verdictRecord };
