@@ -86,6 +86,10 @@ const VARIABLES = [
     doc: 'where the kit\'s shell keeps each script\'s rewritten text, so an unchanged script starts without Babel', shown: '`node_modules/.cache/mongo-classics-kit-shell`',
   },
   {
+    name: 'CLASSICS_VALIDATOR_CACHE', key: 'validatorCache', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-validators'),
+    doc: 'where the kit keeps its file formats\' validators, compiled once from the JSON Schemas, so that a run starts without compiling them again', shown: '`node_modules/.cache/mongo-classics-validators`',
+  },
+  {
     name: 'CLASSICS_COMPILED_CLIENT_DIR', key: 'compiledClientDir', default: path.join(ROOT, 'node_modules', '.cache', 'mongo-classics-compiled-client'),
     doc: 'where `npm run bench` builds its compiled client (the calibration loops in C on libmongoc), which every run\'s calibration then times too', shown: '`node_modules/.cache/mongo-classics-compiled-client`',
   },

@@ -3,7 +3,10 @@
 // and published.json when the scenarios are loaded, each results.jsonl record when a run is
 // read. The schemas are the contract an article's author and a tool read; this module only
 // compiles them and says what breaks them in words, one line each.
-const Ajv2020 = require('ajv/dist/2020');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const { resolveConfig } = require('../config');
 const scenarioSchema = require('./scenario.schema.json');
 const publishedSchema = require('./published.schema.json');
 const resultsSchema = require('./results.schema.json');
@@ -19,28 +22,82 @@ const SCHEMA_VERSION = 1;
 /** The record types of results.jsonl, as results.schema.json lists them. */
 const RECORD_TYPES = resultsSchema.properties.type.enum;
 
-let ajv = null;
-const compiled = {};
+/** ajv's options for every validator here: the schemas are strict; a threshold's anyOf requires keys its check's own properties define. */
+const STRICT = { strict: true, strictRequired: false, allowUnionTypes: true };
 
-/** A schema's validator, compiled the first time it is asked for (a report needs only the records'). */
-function validator(name) {
-  if (!ajv) {
-    // verbose: an error carries the schema it broke, whose description says what was wanted;
-    // strictRequired off: a threshold's anyOf requires keys the check's own properties define
-    ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictRequired: false, allowUnionTypes: true });
+/** Every validator by name: the two descriptors', verdicts.json's, and one per record type (each compiled alone: compiling the root compiles them all). */
+const REFS = {
+  scenario: 'scenario',
+  published: 'published',
+  verdicts: 'verdicts',
+  ...Object.fromEntries(RECORD_TYPES.map((type) => [type, `${resultsSchema.$id}#/$defs/${type}`])),
+};
+
+/** A fresh ajv holding every schema under its REFS name. The results file's top-level allOf picks a record's type for a tool that reads a whole line; here each type is compiled alone. */
+function ajvWithSchemas(options) {
+  // required here, not above: a start whose validators are kept loads only ajv's runtime helpers
+  const Ajv2020 = require('ajv/dist/2020');
+  const ajv = new Ajv2020({ ...STRICT, ...options });
+  ajv.addSchema(scenarioSchema, 'scenario');
+  ajv.addSchema(publishedSchema, 'published');
+  ajv.addSchema(verdictSchema, 'verdicts');
+  ajv.addSchema((({ allOf, ...defs }) => defs)(resultsSchema));
+  return ajv;
+}
+
+/**
+ * The validators that say only whether a value is sound, as ajv's standalone code, compiled once
+ * and kept on disk. Compiling the schemas took about 0.4 s of CPU at every start of the kit (a fifth
+ * of a small run's own CPU time, most of `orchestrate --help`'s); the kept code loads in about
+ * 20 ms. The file's name is the hash of ajv's version and the schemas' text, so a schema edited is
+ * compiled afresh; it is written whole (a rename), and a cache that cannot be written only costs
+ * the time. The code is the kit's own, generated from the kit's own schemas, in the kit's own
+ * folder (config.js: under node_modules/.cache, as the kit's shell keeps its rewritten scripts).
+ */
+let quick = null;
+function quickValidators() {
+  if (quick) return quick;
+  const ajvVersion = require('ajv/package.json').version;
+  const key = crypto.createHash('sha256')
+    .update(JSON.stringify([ajvVersion, STRICT, REFS, scenarioSchema, publishedSchema, verdictSchema, resultsSchema])).digest('hex').slice(0, 32);
+  const dir = resolveConfig().validatorCache;
+  const file = path.join(dir, `validators-${key}.js`);
+  let code = null;
+  try { code = fs.readFileSync(file, 'utf8'); } catch { /* not kept yet */ }
+  if (code === null) {
+    const standalone = require('ajv/dist/standalone').default;
+    code = standalone(ajvWithSchemas({ code: { source: true, lines: false, optimize: true } }), REFS);
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      const temp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(temp, code);
+      fs.renameSync(temp, file);
+    } catch { /* no cache: the next start compiles again */ }
   }
-  if (!compiled[name]) {
-    if (name === 'scenario') compiled[name] = ajv.compile(scenarioSchema);
-    else if (name === 'published') compiled[name] = ajv.compile(publishedSchema);
-    else if (name === 'verdicts') compiled[name] = ajv.compile(verdictSchema);
-    else {
-      // the file's top-level allOf picks a record's type for a tool that reads a whole line; here
-      // each type is compiled alone, as the record's type asks (compiling the root compiles them all)
-      if (!ajv.getSchema(resultsSchema.$id)) ajv.addSchema((({ allOf, ...defs }) => defs)(resultsSchema));
-      compiled[name] = ajv.getSchema(`${resultsSchema.$id}#/$defs/${name}`);
-    }
-  }
-  return compiled[name];
+  // the standalone code requires ajv's runtime helpers: resolved from here, where ajv is installed
+  const mod = { exports: {} };
+  // eslint-disable-next-line no-new-func
+  new Function('require', 'module', 'exports', code)(require, mod, mod.exports);
+  quick = mod.exports;
+  return quick;
+}
+
+/**
+ * The validators whose errors say what is wrong (verbose: an error carries the schema it broke,
+ * whose description says what was wanted; every error, not the first), compiled only once a value
+ * is refused: a sound value never needs them.
+ */
+let full = null;
+function fullValidator(name) {
+  full ??= ajvWithSchemas({ allErrors: true, verbose: true });
+  return full.getSchema(REFS[name]);
+}
+
+/** A value checked against the validator `name`: null where sound, else ajv's errors (verbose, all of them). */
+function schemaErrors(name, value) {
+  if (quickValidators()[name](value)) return null;
+  const validate = fullValidator(name);
+  return validate(value) ? null : validate.errors;
 }
 
 /** "/steps/0/repeat" → "steps[0].repeat"; the root → "". */
@@ -123,20 +180,20 @@ function problemsOf(errors, root) {
 
 /** Every way a scenario.json breaks its schema, or []. */
 function scenarioSchemaProblems(descriptor) {
-  const validate = validator('scenario');
-  return validate(descriptor) ? [] : problemsOf(validate.errors, scenarioSchema);
+  const errors = schemaErrors('scenario', descriptor);
+  return errors ? problemsOf(errors, scenarioSchema) : [];
 }
 
 /** Every way a published.json breaks its schema, or []. */
 function publishedSchemaProblems(published) {
-  const validate = validator('published');
-  return validate(published) ? [] : problemsOf(validate.errors, publishedSchema);
+  const errors = schemaErrors('published', published);
+  return errors ? problemsOf(errors, publishedSchema) : [];
 }
 
 /** Every way a verdicts.json (its parsed array) breaks its schema, or []. */
 function verdictsSchemaProblems(verdicts) {
-  const validate = validator('verdicts');
-  return validate(verdicts) ? [] : problemsOf(validate.errors, verdictSchema);
+  const errors = schemaErrors('verdicts', verdicts);
+  return errors ? problemsOf(errors, verdictSchema) : [];
 }
 
 /**
@@ -148,8 +205,8 @@ function recordProblem(record) {
   if (!RECORD_TYPES.includes(record.type)) {
     return `its type ${shown(record.type)} is not one this kit knows (${RECORD_TYPES.join(', ')})`;
   }
-  const validate = validator(record.type);
-  return validate(record) ? null : problemsOf(validate.errors, resultsSchema)[0];
+  const errors = schemaErrors(record.type, record);
+  return errors ? problemsOf(errors, resultsSchema)[0] : null;
 }
 
 module.exports = {

@@ -236,7 +236,11 @@ for (const server of scenario.kinds) {
       assert.deepEqual(run.servers.map((s) => s.server), [server]);
       assert.ok(run.servers[0].version);
       assert.equal(run.run.params.size, 'smoke');
-      assert.deepEqual(SMOKE, { ...scenario.descriptor.sizes.smoke, passes: 1 });
+      // the smoke size, with what the fixture run pinned (--set, recorded in its params' overrides)
+      const { overrides = {} } = run.run.params;
+      const smoke = scenario.descriptor.sizes.smoke;
+      const pinned = Object.fromEntries(Object.entries(overrides).filter(([k]) => k in smoke));
+      assert.deepEqual(SMOKE, { ...smoke, ...pinned, passes: 1 });
     });
 
     it('leaves no process it started running', async () => {
