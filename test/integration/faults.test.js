@@ -25,7 +25,8 @@ describe('a server killed in the middle of a run', function () {
     skipUnless(this, 'ferretdb-pg');
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-fault-'));
     const results = path.join(out, 'results.jsonl');
-    result = await invokeOnFixture(['--server', 'ferretdb', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '3', '--out', out], {
+    // of the outputs, only summary.md is read
+    result = await invokeOnFixture(['--server', 'ferretdb', '--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '3', '--format', 'summary.md', '--out', out], {
       env: tag,
       onSpawn: () => {
         const timer = setInterval(() => {
@@ -79,7 +80,7 @@ describe('ferretdb2 whose FerretDB fails to start after its PostgreSQL did', fun
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-fault2-'));
     // the run's temporary folders go here, so that what it leaves can be listed
     box = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-fault2-tmp-'));
-    result = await invokeOnFixture(['--server', 'ferretdb2', '--size', 'smoke', '--no-calibrate', '--out', out], {
+    result = await invokeOnFixture(['--server', 'ferretdb2', '--size', 'smoke', '--no-calibrate', '--format', 'results.csv', '--out', out], {
       env: { ...tag, TMPDIR: box, CLASSICS_FERRETDB2_BIN: '/bin/false' },
     });
   });
@@ -266,7 +267,7 @@ describe('a server that stops answering in the middle of a pass @serial', functi
     // the freeze lands in the middle of its operations, where the shell waits on its socket for
     // ever, not while it connects (which times out itself): once FerretDB has spent a quarter of a
     // second of CPU on the pass's updates since the pass's shell began
-    result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '2', '--set', 'UPDATES=3000', '--out', out], {
+    result = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--no-calibrate', '--passes', '2', '--set', 'UPDATES=3000', '--format', 'results.csv', '--out', out], {
       env: { ...tag, CLASSICS_STEP_STALL_SECONDS: '3' },
       onSpawn: (child) => {
         const pass1 = path.join(out, 'logs', `ferretdb-pg-${fixture.name}-pass-1.log`);
@@ -321,11 +322,12 @@ describe('another run of the kit on the machine', function () {
     dirs.push(stateDir, firstOut, secondOut);
     const env = { ...tag, CLASSICS_STATE_DIR: stateDir };
     let started;
-    first = invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', '40', '--out', firstOut], {
+    // of the outputs, only the second run's summary.md is read
+    first = invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', '40', '--format', 'results.csv', '--out', firstOut], {
       env,
       onSpawn: (child) => {
         started = waitFor(() => fs.existsSync(path.join(firstOut, 'results.jsonl')) && fs.readFileSync(path.join(firstOut, 'results.jsonl'), 'utf8').includes('"step":"pass"'), 60000)
-          .then(() => invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', '1', '--out', secondOut], { env }))
+          .then(() => invokeOnFixture(['--server', 'ferretdb', '--size', 'smoke', '--no-calibrate', '--passes', '1', '--format', 'summary.md', '--out', secondOut], { env }))
           .finally(() => child.kill('SIGINT'));
       },
     });
