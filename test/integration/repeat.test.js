@@ -19,7 +19,8 @@ describe('--repeat 2 on ferretdb-pg', function () {
   before(async function () {
     skipUnless(this, 'ferretdb-pg');
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'classics-repeat-'));
-    const { code, stderr } = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '2', '--repeat', '2', '--no-calibrate', '--out', out]);
+    // one pass: the median, range and cv are read on pass 1's cell, which one pass makes
+    const { code, stderr } = await invokeOnFixture(['--server', 'ferretdb-pg', '--size', 'smoke', '--passes', '1', '--repeat', '2', '--no-calibrate', '--out', out]);
     assert.equal(code, 0, stderr);
     run = readRun(out);
   });
@@ -28,10 +29,10 @@ describe('--repeat 2 on ferretdb-pg', function () {
 
   it('records a warm-up run and two counted runs of every step', () => {
     const passes = (repeat) => run.measurements.filter((m) => m.repeat === repeat && m.collection === fixture.collections[1]).map((m) => m.pass);
-    assert.deepEqual(passes(0), [0, 1, 2]);
+    assert.deepEqual(passes(0), [0, 1]);
     assert.ok(run.measurements.filter((m) => m.repeat === 0).every((m) => m.warmup === true));
-    assert.deepEqual(passes(1), [0, 1, 2]);
-    assert.deepEqual(passes(2), [0, 1, 2]);
+    assert.deepEqual(passes(1), [0, 1]);
+    assert.deepEqual(passes(2), [0, 1]);
     assert.equal(run.run.params.repeat, 2);
     assert.equal(run.run.params.warmup, true);
   });

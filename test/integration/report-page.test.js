@@ -33,7 +33,8 @@ describe('report.html and compare, on two smoke runs', function () {
     skipUnless(this, 'ferretdb');
     skipUnless(this, 'ferretdb-pg');
     for (const [out, server] of [[runA, 'ferretdb'], [runB, 'ferretdb-pg']]) {
-      const { code, stderr } = await invokeOnFixture(['--server', server, '--size', 'smoke', '--passes', '2', '--out', out]);
+      // with the calibration, which the suite checks; one pass: the compare reads pass 1's row
+      const { code, stderr } = await invokeOnFixture(['--server', server, '--size', 'smoke', '--passes', '1', '--out', out]);
       assert.equal(code, 0, stderr);
     }
   });

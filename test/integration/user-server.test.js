@@ -54,7 +54,7 @@ describe('a user\'s server', function () {
     await theirs.collection('precious').insertOne({ _id: 1, note: 'not the kit\'s' });
     try {
       const out = newOut();
-      const { code } = await invokeOnFixture(['--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--yes', '--out', out]);
+      const { code } = await invokeOnFixture(['--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '1', '--format', 'results.csv', '--yes', '--out', out]);
       assert.equal(code, 1);
       const run = readRun(out);
       assert.match(run.failures[0].error, new RegExp(`${fixture.database} exists and was not created by mongo-classics`));
@@ -68,7 +68,8 @@ describe('a user\'s server', function () {
   it('refuses a second run on a server another run holds, naming that run', async () => {
     const outA = newOut();
     let second;
-    const first = await invokeOnFixture(['--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '4', '--yes', '--out', outA], {
+    // only its exit code and the lease are read: no charts or pages are rendered
+    const first = await invokeOnFixture(['--server', `mine=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--passes', '4', '--format', 'results.csv', '--yes', '--out', outA], {
       onSpawn: () => {
         waitFor(() => fs.existsSync(path.join(outA, 'results.jsonl')) && fs.readFileSync(path.join(outA, 'results.jsonl'), 'utf8').includes('"type":"server"'), 120000)
           .then(() => { second = invokeOnFixture(['--server', `again=${server.uri}`, '--size', 'smoke', '--no-calibrate', '--yes', '--out', newOut()]); });
