@@ -163,7 +163,8 @@ describe('kept probes and calibration on a second run', function () {
   const runs = {};
   const run = async (name, args) => {
     const out = path.join(root, name);
-    const result = await invokeOnFixture([...args, '--budget', '4s', '--passes', String(PASSES), '--out', out], { env: { CLASSICS_PROBE_STORE: store } });
+    // no test here reads a run's report: results.csv alone is rendered (results.jsonl is always written)
+    const result = await invokeOnFixture([...args, '--budget', '4s', '--passes', String(PASSES), '--format', 'results.csv', '--out', out], { env: { CLASSICS_PROBE_STORE: store } });
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stderr, /warning: .*schema/i, 'the records hold to results.schema.json');
     const records = fs.readFileSync(path.join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
