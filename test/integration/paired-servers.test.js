@@ -25,6 +25,11 @@ const PAIR = ['ferretdb', 'ferretdb-pg'];
  * rounds. The tests read them back from the run's params (roundsOf), never from this constant.
  */
 const ROUNDS = ['--rounds', '4'];
+/**
+ * The fixture's day at smoke size: --size auto keeps MINUTES at the article's (a fixed size), ten
+ * times as many candles, each read on FerretDB 1.24 by every query; the --size auto runs pin it here.
+ */
+const SMOKE_MINUTES = JSON.parse(fs.readFileSync(path.join(PAIRED_FIXTURE_SHELL_DIR, SCENARIO, 'scenario.json'), 'utf8')).sizes.smoke.MINUTES;
 const roundsOf = (run) => run.run.params.rounds[SCENARIO];
 
 /** Runs the orchestrator over the paired fixture into a fresh folder: { out, result, run, tag }. */
@@ -58,9 +63,10 @@ describe('two servers paired, sized by --size auto: --server ferretdb --server f
 
   before(async function () {
     for (const kind of PAIR) skipUnless(this, kind);
-    // every size but TICKERS pinned at the smallest the fixture allows: the probes (their reads on
-    // FerretDB 1.24, which reads the whole day for each query) vary one size and cost least
-    const pins = { TICKER_QUERIES: 8, TICKER_SAMPLE: 3, INTERVALS: 1, INTERVAL_REPEATS: 1, DAY_QUERIES: 1 };
+    // every size but TICKERS pinned at the smallest the fixture allows, and the day (MINUTES, which
+    // --size auto keeps at the article's 390) at smoke's 40: the probes (their reads on FerretDB
+    // 1.24, which reads every ticker's whole day for each query) vary one size and cost least
+    const pins = { MINUTES: SMOKE_MINUTES, TICKER_QUERIES: 8, TICKER_SAMPLE: 3, INTERVALS: 1, INTERVAL_REPEATS: 1, DAY_QUERIES: 1 };
     state = await runPaired([...PAIR.flatMap((s) => ['--server', s]), '--size-per-server', '--budget', '6s', ...Object.entries(pins).flatMap(([k, v]) => ['--set', `${k}=${v}`])]);
   });
   after(() => { if (state) fs.rmSync(state.out, { recursive: true, force: true }); });
@@ -166,7 +172,7 @@ describe('the default server\'s companions: --server embedded where it turns out
     // --size auto: the default server probed, its companions at its size, with its prediction;
     // every size pinned small, since the companions here (FerretDB on SQLite) are far slower than
     // the default server their size comes from, as no mongod companion is beside a mongod
-    const pins = { TICKERS: 4, TICKER_QUERIES: 8, TICKER_SAMPLE: 3, INTERVALS: 1, INTERVAL_REPEATS: 1, DAY_QUERIES: 1 };
+    const pins = { TICKERS: 4, MINUTES: SMOKE_MINUTES, TICKER_QUERIES: 8, TICKER_SAMPLE: 3, INTERVALS: 1, INTERVAL_REPEATS: 1, DAY_QUERIES: 1 };
     state = await runPaired(['--server', 'embedded', '--budget', '6s', ...Object.entries(pins).flatMap(([k, v]) => ['--set', `${k}=${v}`])], { calibrate: true });
   });
   after(() => { if (state) fs.rmSync(state.out, { recursive: true, force: true }); });
