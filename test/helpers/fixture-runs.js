@@ -34,14 +34,14 @@ const SMOKE_SEED = '20141105';
  * The smoke sizes made smaller where a size only costs time on FerretDB 1.24 on SQLite (which reads
  * the whole collection, each document whole, for every lookup by _id) and no suite's check needs
  * more: many-keys' documents of 500 counters rather than 2,000 (still about two to a bucket of its
- * 256; the update step took 38 s at 2,000 and 14 s at 500 there, quiet), trade-candles' day of 5
- * tickers rather than 10 (its reads took 55 s and 30 s there: each reads the whole day; 5 keeps its
- * TICKER_SAMPLE of 5 within the tickers), power-of-2-sizes' passes of 50 updates rather than 101
+ * 256; the update step took 38 s at 2,000 and 14 s at 500 there, quiet), trade-candles' day of 3
+ * tickers rather than 10, sampled 3 rather than 5 (its reads took 55 s at 10 and 30 s at 5 there: each
+ * reads the whole day), power-of-2-sizes' passes of 50 updates rather than 101
  * and 10 removes and inserts rather than 21 and 20 (UPDATES is many-keys' smoke size too: --set
  * names a variable in every scenario that has it). The suites read every size back from the run's
  * params, never from these.
  */
-const SMOKE_PINS = { KEYS: 500, TICKERS: 5, UPDATES: 50, REMOVES: 10, INSERTS: 10 };
+const SMOKE_PINS = { KEYS: 500, TICKERS: 3, TICKER_SAMPLE: 3, UPDATES: 50, REMOVES: 10, INSERTS: 10 };
 
 /**
  * What every fixture run is given. --no-calibrate: no suite reads a calibration (the calibration
