@@ -91,13 +91,21 @@ function killChildren(signal) {
   }
 }
 
-/** Waits for a child to exit, sending SIGKILL after graceMs. */
+/**
+ * Waits for a child to exit, sending SIGKILL after graceMs. The signal is followed by SIGCONT: a
+ * child stopped by a signal (a server frozen with SIGSTOP, or Ctrl-Z'd) takes no signal but SIGKILL
+ * until it is continued, and would otherwise hold the run for the whole grace; a running child
+ * ignores SIGCONT.
+ */
 function stopChild(child, signal = 'SIGTERM', graceMs = 10000) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => { try { child.kill('SIGKILL'); } catch { /* gone */ } }, graceMs);
     child.once('exit', () => { clearTimeout(timer); resolve(); });
-    try { child.kill(signal); } catch { clearTimeout(timer); resolve(); }
+    try {
+      child.kill(signal);
+      child.kill('SIGCONT');
+    } catch { clearTimeout(timer); resolve(); }
   });
 }
 
