@@ -7,12 +7,20 @@ const os = require('node:os');
 const path = require('node:path');
 
 const skips = require('./skips');
+const { stopRunsLeft } = require('./cli');
 
 let made = null;
 
 // Each file's pending tests, with the reason each was skipped for, into the session's skips.jsonl
-// (test/helpers/skips.js): in every worker, once its file has run.
-exports.mochaHooks = skips.mochaHooks;
+// (test/helpers/skips.js): in every worker, once its file has run. Then any run of the kit the file
+// started and left going (a hook that timed out) is stopped, and said (test/helpers/cli.js).
+exports.mochaHooks = {
+  async afterAll() {
+    skips.mochaHooks.afterAll.call(this);
+    const stopped = await stopRunsLeft();
+    if (stopped) process.stdout.write(`\n  stopped ${stopped} run(s) of the kit this file left going (a hook that timed out)\n`);
+  },
+};
 
 // The history store (CLASSICS_RUNS_DIR, else reports/runs) decides a verdict across the comparable
 // runs kept there: the tests' runs are judged alone, whatever runs the machine keeps, unless a test
