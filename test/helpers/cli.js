@@ -2,6 +2,7 @@
 // Runs the real orchestrate binary, as a user would (mocha's invokeMocha pattern).
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { stopChild } = require('../../orchestrator/processes');
 
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'orchestrate.js');
 
@@ -35,11 +36,7 @@ function invokeOrchestrate(args, { env = {}, onSpawn = () => {} } = {}) {
  */
 async function stopRunsLeft(graceMs = 15000) {
   const left = [...running].filter((c) => c.exitCode === null && c.signalCode === null);
-  await Promise.all(left.map((child) => new Promise((resolve) => {
-    const timer = setTimeout(() => { try { child.kill('SIGKILL'); } catch { /* gone */ } }, graceMs);
-    child.once('exit', () => { clearTimeout(timer); resolve(); });
-    try { child.kill('SIGINT'); } catch { clearTimeout(timer); resolve(); }
-  })));
+  await Promise.all(left.map((child) => stopChild(child, 'SIGINT', graceMs)));
   return left.length;
 }
 
